@@ -1,0 +1,1 @@
+"""iclr-rag: grounded, cited question answering over ICLR 2026 abstracts."""

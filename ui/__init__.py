@@ -1,0 +1,1 @@
+"""Gradio chat front end (arrives with the UI issue)."""
