@@ -43,6 +43,7 @@ _SQRT_RE = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
 _SPACING_RE = re.compile(r"\\[,;:! ]")
 _MARKDOWN_BOLD_RE = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 _MARKDOWN_ITALIC_RE = re.compile(r"(?<![\w*])\*(?![\s*])([^*]+?)(?<![\s*])\*(?![\w*])")
+_MARKDOWN_LINK_RE = re.compile(r"\[([^\]]+)\]\((?:https?://|www\.)[^)\s]+\)")
 _MARKDOWN_CODE_RE = re.compile(r"`([^`]+)`")
 _MATH_RE = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$")
 _SUPERSCRIPT_RE = re.compile(r"\^\{([^{}]*)\}")
@@ -96,6 +97,8 @@ def display_text(raw: str) -> str:
     text = _MARKDOWN_BOLD_RE.sub(lambda m: m.group(1) or m.group(2), text)
     text = _MARKDOWN_ITALIC_RE.sub(r"\1", text)
     text = _MARKDOWN_CODE_RE.sub(r"\1", text)
+    text = _MARKDOWN_LINK_RE.sub(r"\1", text)
+    text = text.replace("``", "“").replace("''", "”")  # LaTeX quotes
     text = re.sub(r"(?<!\\)[{}]", "", text)
     return _WS_RE.sub(" ", text).strip()
 

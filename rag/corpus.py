@@ -13,6 +13,7 @@ import gzip
 import io
 import json
 import re
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from rag.types import Paper
 
 SUPPORTED_SUFFIXES = (".txt", ".jsonl", ".jsonl.gz", ".csv")
 TITLES_SIDECAR = "titles.json"  # metadata for the .txt files in the same folder
+_LINES = re.compile(r"\r?\n")  # not str.splitlines(): that also splits at U+2028, \x0c, … inside a record
 _SUPPORTED_HELP = "Supported inputs: .txt (one abstract per line), .jsonl, .jsonl.gz, .csv, or a folder of them"
 
 # Field names accepted for each record attribute, first match wins.
@@ -75,7 +77,7 @@ def _read_text(path: Path) -> str:
         data = path.read_bytes()
         if _suffix(path) == ".jsonl.gz":
             data = gzip.decompress(data)
-    except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError
+    except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
         raise InputError(path, f"cannot read file ({exc})", "Check that it is a complete, readable file") from exc
     if b"\x00" in data[:65536]:
         raise InputError(path, "is a binary file, not text", _SUPPORTED_HELP)
@@ -143,7 +145,7 @@ def _looks_like_header(line: str) -> bool:
 def _read_txt(path: Path) -> Iterator[Paper]:
     sidecar = _load_sidecar(path.parent)
     seen_content = False
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+    for number, line in enumerate(_LINES.split(_read_text(path)), start=1):
         line = line.strip()
         if not line:
             continue
@@ -183,7 +185,7 @@ def _from_record(path: Path, line: int, record: Any) -> Paper:
 
 
 def _read_jsonl(path: Path) -> Iterator[Paper]:
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+    for number, line in enumerate(_LINES.split(_read_text(path)), start=1):
         if not line.strip():
             continue
         try:
@@ -196,12 +198,12 @@ def _read_jsonl(path: Path) -> Iterator[Paper]:
 
 def _read_csv(path: Path) -> Iterator[Paper]:
     reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
-    if not reader.fieldnames or not set(_ABSTRACT_FIELDS) & {f.strip() for f in reader.fieldnames}:
+    if not reader.fieldnames or not set(_ABSTRACT_FIELDS) & {f.strip().lower() for f in reader.fieldnames}:
         raise InputError(path, "CSV header has no 'abstract' column", "Name the columns title,abstract,…", line=1)
     start = reader.line_num + 1
     try:
         for row in reader:
-            record = {(k or "").strip(): v for k, v in row.items()}
+            record = {(k or "").strip().lower(): v for k, v in row.items()}
             yield _from_record(path, start, record)
             start = reader.line_num + 1
     except csv.Error as exc:

@@ -1,0 +1,138 @@
+"""Command line: ``rag ingest | ask | papers | chat``. Heavy libraries load only inside commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rag.errors import RagError
+from rag.settings import Settings, apply_offline_env
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--index", type=Path, dest="index_dir", metavar="DIR",
+                        help="index folder (default: $RAG_INDEX_DIR or vectorstore/)")
+
+
+def _asking(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-k", "--top-k", type=int, dest="top_k", metavar="N", help="papers to retrieve")
+    parser.add_argument("--backend", choices=["extractive"], help="answer backend (default: $RAG_BACKEND)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rag", description="Cited answers from ICLR 2026 abstracts.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    ingest = commands.add_parser("ingest", help="add abstract files to the index (incremental)")
+    ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                        help=".txt / .jsonl / .jsonl.gz / .csv files or folders")
+    ingest.add_argument("--prune", action="store_true", help="remove indexed papers not in PATHs")
+    ingest.add_argument("--rebuild", action="store_true", help="re-embed everything (after a settings change)")
+    ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ingest.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _common(ingest)
+
+    ask = commands.add_parser("ask", help="answer one question with citations")
+    ask.add_argument("question")
+    ask.add_argument("--json", action="store_true", help="print one JSON object")
+    _asking(ask)
+    _common(ask)
+
+    papers = commands.add_parser("papers", help="list the indexed papers")
+    papers.add_argument("--json", action="store_true", help="print a JSON list")
+    _common(papers)
+
+    chat = commands.add_parser("chat", help="ask questions in a terminal loop")
+    _asking(chat)
+    _common(chat)
+    return parser
+
+
+def _engine(args: argparse.Namespace):
+    from rag.engine import Engine
+
+    settings = Settings().with_overrides(index_dir=getattr(args, "index_dir", None),
+                                         backend=getattr(args, "backend", None))
+    return Engine(settings)
+
+
+def format_answer(answer: Any) -> str:
+    lines = [answer.text, ""]
+    if answer.sources:
+        lines.append("Sources:" if not answer.refused else "Closest papers (not used):")
+        lines += [f"  [{s.rank}] {s.paper.title}  ({s.paper.paper_id}, score {s.score:.4f})" for s in answer.sources]
+    return "\n".join(lines)
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    report = engine.ingest(args.paths, prune=args.prune, rebuild=args.rebuild,
+                           progress=not (args.quiet or args.json))
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(json.dumps(report.to_json()) if args.json else report.summary())
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    built = engine.ensure_index(progress=not args.json)
+    if built is not None:
+        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}", file=sys.stderr)
+    answer = engine.ask(args.question, top_k=args.top_k)
+    print(json.dumps(answer.to_json(), ensure_ascii=False) if args.json else format_answer(answer))
+    return 0
+
+
+def cmd_papers(args: argparse.Namespace) -> int:
+    papers = _engine(args).papers()
+    if args.json:
+        print(json.dumps([p.to_json() for p in papers], ensure_ascii=False))
+    else:
+        for paper in papers:
+            print(f"{paper.paper_id:14}  {paper.title}" + ("  (title derived)" if paper.title_derived else ""))
+        print(f"{len(papers)} papers")
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    built = engine.ensure_index()
+    if built is not None:
+        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}")
+    print("Ask about the indexed ICLR 2026 papers. Empty line or Ctrl-D to quit.")
+    while True:
+        try:
+            question = input("\nyou> ").strip()
+        except EOFError:
+            print()
+            return 0
+        if not question or question.lower() in {"exit", "quit", ":q"}:
+            return 0
+        try:
+            print(format_answer(engine.ask(question, top_k=args.top_k)))
+        except RagError as exc:
+            print(f"error: {exc}")
+
+
+COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat}
+
+
+def main(argv: list[str] | None = None) -> int:
+    apply_offline_env()
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except RagError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: the index is unchanged", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The embedding model: an offline sentence-transformers model from an installed package, loaded once."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rag.errors import RagError
+from rag.settings import Settings, apply_offline_env
+
+if TYPE_CHECKING:
+    from llama_index.embeddings.huggingface import HuggingFaceEmbedding
+
+
+def model_path(name: str) -> Path:
+    """A local model folder: the name itself if it is one, else the folder an installed package ships."""
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return path.resolve()
+    module_name = name.replace("-", "_")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise RagError(
+            f"embedding model {name!r} is neither a folder nor an installed package; "
+            f"install it (pip install {name}) or set RAG_EMBED_MODEL to a local model folder"
+        ) from exc
+    return Path(module.get_model_path()).resolve()
+
+
+def model_identity(name: str) -> str:
+    """What the index records about the model, so a different model is detected on open."""
+    if Path(name).expanduser().is_dir():
+        return f"path:{Path(name).expanduser().resolve().name}"
+    try:
+        return f"{name}=={importlib.metadata.version(name)}"
+    except importlib.metadata.PackageNotFoundError:
+        return name
+
+
+@lru_cache(maxsize=4)
+def _load(name: str, batch_size: int, threads: int) -> HuggingFaceEmbedding:
+    apply_offline_env()
+    import torch
+    from llama_index.embeddings.huggingface import HuggingFaceEmbedding
+    from transformers.utils import logging as transformers_logging
+
+    torch.set_num_threads(threads)
+    # Quiet: no weight-loading bar, and no warning when the chunker counts a whole abstract's tokens.
+    transformers_logging.set_verbosity_error()
+    transformers_logging.disable_progress_bar()
+    # sentence-transformers 6.2 rejects a pathlib.Path model location: pass str.
+    return HuggingFaceEmbedding(
+        model_name=str(model_path(name)), device="cpu", normalize=True, embed_batch_size=batch_size
+    )
+
+
+def load_embedder(settings: Settings) -> HuggingFaceEmbedding:
+    return _load(settings.embed_model, settings.embed_batch_size, settings.threads)
+
+
+def wordpiece_tokenizer(settings: Settings):
+    """The model's own tokenizer, so chunk sizes are counted in the units the model truncates at."""
+    return load_embedder(settings)._model.tokenizer.tokenize

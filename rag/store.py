@@ -1,0 +1,174 @@
+"""The persisted index in Chroma: generations of two collections and a manifest naming the live one.
+
+Why generations: an ingest writes a complete new pair of collections (``…-chunks-gN``,
+``…-papers-gN``) beside the live pair and only then points the manifest at it, one metadata update.
+An error or Ctrl-C before that leaves the live index exactly as it was; the half-written
+generation is dropped by the next writer. The same scheme works for an embedded
+``PersistentClient`` and a Chroma server, since it needs nothing but collections.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from rag.errors import IndexMismatchError, IndexMissingError
+from rag.settings import Settings, apply_offline_env
+from rag.types import Paper
+
+SCHEMA_VERSION = 1
+# Settings that change what is stored; an index built with other values must be rebuilt.
+_BUILD_KEYS = ("schema", "embed_model", "chunk_size", "chunk_overlap")
+
+
+@dataclass
+class StoredPaper:
+    paper: Paper
+    record_hash: str
+    embed_hash: str
+
+
+def build_info(settings: Settings) -> dict[str, Any]:
+    from rag.embedding import model_identity
+
+    return {
+        "schema": SCHEMA_VERSION,
+        "embed_model": model_identity(settings.embed_model),
+        "chunk_size": settings.chunk_size,
+        "chunk_overlap": settings.chunk_overlap,
+    }
+
+
+def open_client(settings: Settings):
+    apply_offline_env()
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    settings.index_dir.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(
+        path=str(settings.index_dir), settings=ChromaSettings(anonymized_telemetry=False)
+    )
+
+
+class IndexStore:
+    """Reads the live generation and writes new ones. Knows Chroma; nothing else does."""
+
+    def __init__(self, settings: Settings, client: Any | None = None) -> None:
+        self.settings = settings
+        self.client = client if client is not None else open_client(settings)
+        self.prefix = settings.collection_prefix
+
+    # -- names -------------------------------------------------------------------------------
+    def _name(self, kind: str, generation: int) -> str:
+        return f"{self.prefix}-{kind}-g{generation}"
+
+    @property
+    def _manifest_name(self) -> str:
+        return f"{self.prefix}-manifest"
+
+    # -- reading -----------------------------------------------------------------------------
+    def manifest(self) -> dict[str, Any] | None:
+        try:
+            return dict(self.client.get_collection(self._manifest_name).metadata or {})
+        except Exception:  # chromadb raises NotFoundError / ValueError depending on version
+            return None
+
+    def require_manifest(self) -> dict[str, Any]:
+        manifest = self.manifest()
+        if manifest is None:
+            raise IndexMissingError(
+                f"no index at {self.settings.index_dir}; build one with `rag ingest PATH…` "
+                "(or just ask: the seeds are indexed automatically)")
+        return manifest
+
+    def check_compatible(self, manifest: dict[str, Any] | None = None) -> None:
+        manifest = manifest if manifest is not None else self.require_manifest()
+        wanted = build_info(self.settings)
+        differs = [f"{k}: index has {manifest.get(k)!r}, settings say {wanted[k]!r}"
+                   for k in _BUILD_KEYS if manifest.get(k) != wanted[k]]
+        if differs:
+            raise IndexMismatchError(
+                f"the index at {self.settings.index_dir} was built with other settings ("
+                + "; ".join(differs) + "). Run `rag ingest --rebuild PATH…` to rebuild it")
+
+    def live_generation(self) -> int | None:
+        manifest = self.manifest()
+        return int(manifest["generation"]) if manifest else None
+
+    def chunks(self, generation: int | None = None):
+        gen = generation if generation is not None else int(self.require_manifest()["generation"])
+        return self.client.get_collection(self._name("chunks", gen))
+
+    def papers_collection(self, generation: int | None = None):
+        gen = generation if generation is not None else int(self.require_manifest()["generation"])
+        return self.client.get_collection(self._name("papers", gen))
+
+    def stored_papers(self) -> dict[str, StoredPaper]:
+        if self.manifest() is None:
+            return {}
+        rows = self.papers_collection().get(include=["metadatas"])
+        return {
+            pid: StoredPaper(Paper.from_json(json.loads(meta["paper_json"])), meta["record_hash"], meta["embed_hash"])
+            for pid, meta in zip(rows["ids"], rows["metadatas"])
+        }
+
+    def chunk_rows(self, paper_ids: set[str]) -> dict[str, list[tuple[str, list[float], str, dict]]]:
+        """Stored chunks (id, embedding, document, metadata) of the given papers, in chunk order."""
+        if not paper_ids or self.manifest() is None:
+            return {}
+        rows = self.chunks().get(include=["embeddings", "documents", "metadatas"])
+        grouped: dict[str, list[tuple[str, list[float], str, dict]]] = {}
+        for row in zip(rows["ids"], rows["embeddings"], rows["documents"], rows["metadatas"]):
+            paper_id = row[3].get("paper_id")
+            if paper_id in paper_ids:
+                grouped.setdefault(paper_id, []).append((row[0], list(row[1]), row[2], row[3]))
+        for chunk_list in grouped.values():
+            chunk_list.sort(key=lambda r: r[3].get("chunk", 0))
+        return grouped
+
+    # -- writing -----------------------------------------------------------------------------
+    def drop_orphans(self) -> None:
+        """Remove collections of generations that never went live (an interrupted ingest)."""
+        live = self.live_generation()
+        keep = {self._name(k, live) for k in ("chunks", "papers")} if live is not None else set()
+        for collection in self.client.list_collections():
+            name = collection if isinstance(collection, str) else collection.name
+            if name.startswith(f"{self.prefix}-") and name != self._manifest_name and name not in keep:
+                self.client.delete_collection(name)
+
+    def new_generation(self, info: dict[str, Any]) -> tuple[int, Any, Any]:
+        live = self.live_generation()
+        generation = 1 if live is None else live + 1
+        space = {"hnsw": {"space": "cosine"}}
+        meta = {**info, "generation": generation}
+        chunks = self.client.create_collection(self._name("chunks", generation), configuration=space, metadata=meta)
+        papers = self.client.create_collection(self._name("papers", generation), configuration=space, metadata=meta)
+        return generation, chunks, papers
+
+    def add_rows(self, collection: Any, ids: list[str], embeddings: list[list[float]],
+                 documents: list[str], metadatas: list[dict]) -> None:
+        step = self.client.get_max_batch_size()
+        for start in range(0, len(ids), step):
+            end = start + step
+            collection.add(ids=ids[start:end], embeddings=embeddings[start:end],
+                           documents=documents[start:end], metadatas=metadatas[start:end])
+
+    def go_live(self, generation: int, info: dict[str, Any], paper_count: int) -> None:
+        """The commit point: one manifest update makes the new generation the index."""
+        previous = self.live_generation()
+        meta = {**info, "generation": generation, "papers": paper_count,
+                "updated": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        if previous is None:
+            self.client.create_collection(self._manifest_name, metadata=meta)
+        else:
+            self.client.get_collection(self._manifest_name).modify(metadata=meta)
+        self.drop_orphans()
+
+    def abandon(self, generation: int) -> None:
+        for kind in ("chunks", "papers"):
+            try:
+                self.client.delete_collection(self._name(kind, generation))
+            except Exception:  # already gone
+                pass
