@@ -45,6 +45,16 @@ def build_parser() -> argparse.ArgumentParser:
     papers.add_argument("--json", action="store_true", help="print a JSON list")
     _common(papers)
 
+    bench = commands.add_parser("bench", help="benchmarks (table + JSON, baseline in the same run)")
+    benches = bench.add_subparsers(dest="bench", required=True)
+    bench_ingest = benches.add_parser("ingest", help="ingest time vs. bare SentenceTransformer.encode()")
+    bench_ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    bench_ask = benches.add_parser("ask", help="question latency, cold process and warm")
+    bench_ask.add_argument("--questions", type=Path, metavar="FILE", help="one question per line")
+    for sub in (bench_ingest, bench_ask):
+        sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")
+        _common(sub)
+
     chat = commands.add_parser("chat", help="ask questions in a terminal loop")
     _asking(chat)
     _common(chat)
@@ -118,7 +128,21 @@ def cmd_chat(args: argparse.Namespace) -> int:
             print(f"error: {exc}")
 
 
-COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat}
+def cmd_bench(args: argparse.Namespace) -> int:
+    from rag import bench
+
+    settings = _engine(args).settings
+    if args.bench == "ingest":
+        bench.bench_ingest(settings, args.paths, out=args.out)
+    else:
+        questions = list(bench.DEFAULT_QUESTIONS)
+        if args.questions:
+            questions = [q.strip() for q in args.questions.read_text(encoding="utf-8").splitlines() if q.strip()]
+        bench.bench_ask(settings, questions, out=args.out)
+    return 0
+
+
+COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench}
 
 
 def main(argv: list[str] | None = None) -> int:

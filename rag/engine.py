@@ -60,6 +60,11 @@ class Engine:
             self._retriever = HybridRetriever(self.settings, self.store)
             self._evidence = EvidenceFinder(self._retriever.embedder)
 
+    def search(self, question: str, top_k: int | None = None):
+        """The papers retrieval finds for a question, best first (no answer)."""
+        self._ready()
+        return self._retriever.search(question, top_k or self.settings.top_k)
+
     def ask(self, question: str, *, top_k: int | None = None, backend: str | None = None) -> Answer:
         from rag.answer import extractive_answer
 
@@ -70,8 +75,7 @@ class Engine:
         if backend not in BACKENDS:
             raise RagError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
         started = time.perf_counter()
-        self._ready()
-        hits = self._retriever.search(question, top_k or self.settings.top_k)
+        hits = self.search(question, top_k)
         retrieved = time.perf_counter()
         evidence = self._evidence.gather(question, hits)
         answer = extractive_answer(question, evidence, self.settings)

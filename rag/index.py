@@ -83,6 +83,8 @@ def _embed(nodes: list[Any], settings: Settings, progress: bool) -> None:
     from rag.embedding import load_embedder
 
     embedder = load_embedder(settings)
+    # Similar lengths batched together waste less padding (sentence-transformers sorts only within a call).
+    nodes = sorted(nodes, key=lambda n: len(n.get_content(metadata_mode=MetadataMode.EMBED)))
     step = settings.embed_batch_size * 4
     with tqdm(total=len(nodes), unit="chunk", desc="embedding", disable=not progress, file=sys.stderr) as bar:
         for start in range(0, len(nodes), step):

@@ -8,7 +8,6 @@ import io
 import json
 import re
 import shutil
-import zlib
 from pathlib import Path
 
 import pytest

@@ -1,0 +1,131 @@
+"""Benchmarks: each prints a table with its baseline measured in the same run and writes JSON beside it.
+
+* ``ingest``: full ingest of PATHs into a fresh index vs. a bare ``SentenceTransformer.encode()`` of
+  the very same chunk texts (the floor: pure embedding), then a re-ingest of the unchanged input.
+* ``ask``: question latency, cold (a new ``rag ask`` process) and warm (one process, many questions).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from rag.settings import Settings
+
+DEFAULT_QUESTIONS = (
+    "What is TRIM-KV?",
+    "What is SIGMark and what problem does it solve?",
+    "How does Tactic choose which tokens to attend to?",
+    "Which papers speed up autoregressive image generation?",
+    "What FID does ARPG reach on ImageNet?",
+    "How can the reward model in RL fine-tuning be made more reliable?",
+    "Which benchmark evaluates research agents on replicating papers?",
+    "What is the capital of France?",
+)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def _table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def _write(result: dict[str, Any], out: Path | None, name: str) -> None:
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+        print(f"wrote {out / (name + '.json')}")
+
+
+def bench_ingest(settings: Settings, paths: list[Path], out: Path | None = None) -> dict[str, Any]:
+    from llama_index.core.schema import MetadataMode
+    from sentence_transformers import SentenceTransformer
+
+    from rag.corpus import load_corpus
+    from rag.embedding import load_embedder, model_path
+    from rag.index import chunk_papers, ingest
+
+    load_embedder(settings)  # model load is not what either side measures
+    started = time.perf_counter()
+    papers = load_corpus(paths).papers
+    nodes = chunk_papers(papers, settings)
+    texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
+    prepare_s = time.perf_counter() - started
+
+    model = SentenceTransformer(str(model_path(settings.embed_model)), device="cpu")
+    started = time.perf_counter()
+    model.encode(texts, batch_size=settings.embed_batch_size, normalize_embeddings=True)
+    encode_s = time.perf_counter() - started
+
+    with tempfile.TemporaryDirectory(prefix="rag-bench-") as tmp:
+        fresh = settings.with_overrides(index_dir=Path(tmp))
+        first = ingest(fresh, paths, progress=False)
+        again = ingest(fresh, paths, progress=False)
+    result = {
+        "papers": len(papers), "chunks": len(texts), "parse_and_chunk_s": prepare_s,
+        "bare_encode_s": encode_s, "ingest_s": first.seconds, "reingest_unchanged_s": again.seconds,
+        "ingest_over_encode": first.seconds / encode_s if encode_s else None,
+        "reingest_embedded_papers": again.embedded_papers,
+    }
+    print(_table([
+        ("step", "seconds", "ratio to bare encode"),
+        ("bare SentenceTransformer.encode (baseline)", f"{encode_s:.1f}", "1.00"),
+        ("rag ingest, fresh index", f"{first.seconds:.1f}", f"{result['ingest_over_encode']:.2f}"),
+        ("rag ingest again, unchanged", f"{again.seconds:.2f}", f"{again.seconds / encode_s:.3f}"),
+    ]))
+    print(f"{len(papers)} papers, {len(texts)} chunks; re-ingest embedded {again.embedded_papers} papers")
+    _write(result, out, "bench_ingest")
+    return result
+
+
+def bench_ask(settings: Settings, questions: list[str], cold_runs: int = 3,
+              out: Path | None = None) -> dict[str, Any]:
+    from rag.engine import Engine
+
+    cold = []
+    for question in questions[:cold_runs]:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "rag.cli", "ask", "--json", "--index", str(settings.index_dir),
+                        question], check=True, capture_output=True)
+        cold.append((time.perf_counter() - started) * 1000)
+
+    engine = Engine(settings)
+    engine.ensure_index(progress=False)
+    started = time.perf_counter()
+    engine.ask(questions[0])  # first question loads models and BM25: reported, then excluded
+    first_ms = (time.perf_counter() - started) * 1000
+    retrieve, total = [], []
+    for question in questions[1:]:
+        answer = engine.ask(question)
+        retrieve.append(answer.timings_ms["retrieve"])
+        total.append(answer.timings_ms["total"])
+    result = {
+        "questions": len(questions), "cold_process_ms": cold, "first_in_process_ms": first_ms,
+        "warm_retrieve_p50_ms": statistics.median(retrieve), "warm_retrieve_p95_ms": percentile(retrieve, 95),
+        "warm_total_p50_ms": statistics.median(total), "warm_total_p95_ms": percentile(total, 95),
+    }
+    print(_table([
+        ("measure", "p50 ms", "p95 ms"),
+        ("cold: new `rag ask` process", f"{statistics.median(cold):.0f}", f"{max(cold):.0f}"),
+        ("first question in a process", f"{first_ms:.0f}", ""),
+        ("warm: retrieval", f"{result['warm_retrieve_p50_ms']:.0f}", f"{result['warm_retrieve_p95_ms']:.0f}"),
+        ("warm: total (retrieve + evidence + answer)", f"{result['warm_total_p50_ms']:.0f}",
+         f"{result['warm_total_p95_ms']:.0f}"),
+    ]))
+    _write(result, out, "bench_ask")
+    return result
