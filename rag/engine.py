@@ -19,6 +19,7 @@ class Engine:
         self._store = None
         self._retriever = None
         self._evidence = None
+        self._generation: int | None = None
 
     # -- the index ---------------------------------------------------------------------------
     @property
@@ -34,7 +35,6 @@ class Engine:
         from rag.index import ingest
 
         report = ingest(self.settings, paths, prune=prune, rebuild=rebuild, progress=progress, store=self.store)
-        self._retriever = None  # the next question sees the new generation
         return report
 
     def ensure_index(self, progress: bool = True):
@@ -42,7 +42,7 @@ class Engine:
         if self.store.manifest() is not None:
             return None
         if not self.settings.seeds_dir.is_dir():
-            raise IndexMissingError(f"no index at {self.settings.index_dir} and no seeds folder at "
+            raise IndexMissingError(f"no index at {self.store.location} and no seeds folder at "
                                     f"{self.settings.seeds_dir}; run `rag ingest PATH…`")
         return self.ingest([self.settings.seeds_dir], progress=progress)
 
@@ -52,13 +52,17 @@ class Engine:
 
     # -- questions ---------------------------------------------------------------------------
     def _ready(self) -> None:
-        if self._retriever is None:
+        """Load retrieval over the live generation; reload when another process ingested since."""
+        manifest = self.store.require_manifest()
+        if self._retriever is None or manifest["generation"] != self._generation:
             from rag.evidence import EvidenceFinder
             from rag.retrieve import HybridRetriever
 
-            self.store.check_compatible()
+            self.store.check_compatible(manifest)
             self._retriever = HybridRetriever(self.settings, self.store)
-            self._evidence = EvidenceFinder(self._retriever.embedder)
+            self._generation = manifest["generation"]
+            if self._evidence is None:
+                self._evidence = EvidenceFinder(self._retriever.embedder)
 
     def search(self, question: str, top_k: int | None = None):
         """The papers retrieval finds for a question, best first (no answer)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rag.corpus import load_corpus
+from rag.corpus import CorpusReport, load_corpus
 from rag.settings import Settings
 from rag.store import IndexStore, StoredPaper, build_info
 from rag.types import Paper
@@ -119,6 +119,14 @@ def ingest(settings: Settings, paths: list[Path | str], *, prune: bool = False, 
     started = time.perf_counter()
     corpus = load_corpus(paths)  # raises InputError before anything is touched
     store = store or IndexStore(settings)
+    with store.writer_lock():
+        report = _apply(settings, store, corpus, prune=prune, rebuild=rebuild, progress=progress)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune: bool, rebuild: bool,
+           progress: bool) -> IngestReport:
     manifest = store.manifest()
     if manifest is not None and not rebuild:
         store.check_compatible(manifest)
@@ -144,7 +152,6 @@ def ingest(settings: Settings, paths: list[Path | str], *, prune: bool = False, 
     final = [paper for paper, _ in pairs] + carried
     report.total_papers = len(final)
     if manifest is not None and not rebuild and not (report.added or report.updated or report.removed):
-        report.seconds = time.perf_counter() - started
         return report
 
     info = build_info(settings)
@@ -156,7 +163,6 @@ def ingest(settings: Settings, paths: list[Path | str], *, prune: bool = False, 
     except BaseException:  # includes KeyboardInterrupt: the live index must stay as it was
         store.abandon(generation)
         raise
-    report.seconds = time.perf_counter() - started
     return report
 
 

