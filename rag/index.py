@@ -183,7 +183,9 @@ def _write_generation(store: IndexStore, settings: Settings, chunks_col: Any, pa
     nodes = chunk_papers(to_embed, settings) if to_embed else []
     if nodes:
         _embed(nodes, settings, progress)
-        ChromaVectorStore(chroma_collection=chunks_col).add(nodes)
+        vector_store = ChromaVectorStore(chroma_collection=chunks_col)
+        for start in range(0, len(nodes), store.batch_size):  # ChromaVectorStore.add does not split
+            vector_store.add(nodes[start:start + store.batch_size])
     for node in nodes:
         vectors.setdefault(node.metadata["paper_id"], []).append(node.embedding)
     report.embedded_papers, report.embedded_chunks = len(to_embed), len(nodes)

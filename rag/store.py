@@ -181,9 +181,14 @@ class IndexStore:
         papers = self.client.create_collection(self._name("papers", generation), configuration=space, metadata=meta)
         return generation, chunks, papers
 
+    @property
+    def batch_size(self) -> int:
+        """Most records Chroma takes in one add (5,461 embedded); larger adds are split."""
+        return self.client.get_max_batch_size()
+
     def add_rows(self, collection: Any, ids: list[str], embeddings: list[list[float]],
                  documents: list[str], metadatas: list[dict]) -> None:
-        step = self.client.get_max_batch_size()
+        step = self.batch_size
         for start in range(0, len(ids), step):
             end = start + step
             collection.add(ids=ids[start:end], embeddings=embeddings[start:end],

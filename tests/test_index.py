@@ -154,3 +154,13 @@ class TestConcurrency:
         ingest(Settings(index_dir=index_copy), [write_jsonl(tmp_path / "extra.jsonl", [NEW_PAPER])], progress=False)
         answer = engine.ask("What is ZephyrNet?")
         assert not answer.refused and answer.citations[0].paper_id == "newpaper01"
+
+
+def test_writes_larger_than_one_chroma_batch_are_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chroma refuses adds over its max batch size (5,461 embedded); the 4,302 corpus has ~9,200 chunks."""
+    monkeypatch.setattr(IndexStore, "batch_size", property(lambda self: 7))
+    settings = Settings(index_dir=tmp_path / "index")
+    report = ingest(settings, [SEEDS], progress=False)
+    store = IndexStore(settings)
+    assert store.chunks().count() == report.embedded_chunks > 7
+    assert store.papers_collection().count() == 36
