@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,26 @@ def build_parser() -> argparse.ArgumentParser:
     papers.add_argument("--json", action="store_true", help="print a JSON list")
     _common(papers)
 
+    evaluate = commands.add_parser("eval", help="score scripted test questions (YAML / JSONL)")
+    evaluate.add_argument("file", type=Path, metavar="FILE")
+    evaluate.add_argument("--out", type=Path, metavar="DIR", help="write report.md, plot.png, results.json here")
+    evaluate.add_argument("--retrieval-only", action="store_true", help="skip answer generation")
+    evaluate.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _asking(evaluate)
+    _common(evaluate)
+
     bench = commands.add_parser("bench", help="benchmarks (table + JSON, baseline in the same run)")
     benches = bench.add_subparsers(dest="bench", required=True)
     bench_ingest = benches.add_parser("ingest", help="ingest time vs. bare SentenceTransformer.encode()")
     bench_ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    bench_ingest.add_argument("--keep-index", type=Path, metavar="DIR", help="build into this new folder and keep it")
     bench_ask = benches.add_parser("ask", help="question latency, cold process and warm")
     bench_ask.add_argument("--questions", type=Path, metavar="FILE", help="one question per line")
-    for sub in (bench_ingest, bench_ask):
+    bench_scifact = benches.add_parser("scifact", help="BEIR SciFact nDCG@10 / recall@100 ablation")
+    bench_scifact.add_argument("--data", type=Path, required=True, metavar="DIR", help="SciFact in BEIR layout")
+    bench_scifact.add_argument("--work", type=Path, metavar="DIR", default=Path.home() / ".cache" / "iclr-rag" /
+                               "scifact-index", help="where the SciFact index is kept between runs")
+    for sub in (bench_ingest, bench_ask, bench_scifact):
         sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")
         _common(sub)
 
@@ -128,12 +142,32 @@ def cmd_chat(args: argparse.Namespace) -> int:
             print(f"error: {exc}")
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from rag.evaluate import markdown_report, run_eval, write_outputs
+
+    engine = _engine(args)
+    engine.ensure_index(progress=not args.quiet)
+    k = args.top_k or engine.settings.top_k
+    results, summary = run_eval(engine, args.file, top_k=k, retrieval_only=args.retrieval_only,
+                                progress=not args.quiet)
+    title = f"rag eval {args.file.name} ({'retrieval only' if args.retrieval_only else engine.settings.backend}, k={k})"
+    print(markdown_report(results, summary, k, title))
+    if args.out:
+        write_outputs(results, summary, k, args.out, title)
+        print(f"wrote {args.out}/report.md, plot.png, results.json")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from rag import bench
 
     settings = _engine(args).settings
     if args.bench == "ingest":
-        bench.bench_ingest(settings, args.paths, out=args.out)
+        bench.bench_ingest(settings, args.paths, out=args.out, keep_index=args.keep_index)
+    elif args.bench == "scifact":
+        from rag.scifact import bench_scifact
+
+        bench_scifact(settings, args.data, args.work, out=args.out)
     else:
         questions = list(bench.DEFAULT_QUESTIONS)
         if args.questions:
@@ -142,7 +176,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench}
+COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench, "eval": cmd_eval}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,6 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: the index is unchanged", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug, not a user error: one line here, the traceback on request
+        if os.environ.get("RAG_DEBUG"):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {exc} (set RAG_DEBUG=1 to see the traceback)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

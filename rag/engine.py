@@ -10,6 +10,7 @@ from rag.settings import Settings, apply_offline_env
 from rag.types import Answer, Paper
 
 BACKENDS = ("extractive",)
+DISTINCTIVE_NAME_PAPERS = 3
 
 
 class Engine:
@@ -18,7 +19,6 @@ class Engine:
         self.settings = settings or Settings()
         self._store = None
         self._retriever = None
-        self._evidence = None
         self._generation: int | None = None
 
     # -- the index ---------------------------------------------------------------------------
@@ -55,22 +55,26 @@ class Engine:
         """Load retrieval over the live generation; reload when another process ingested since."""
         manifest = self.store.require_manifest()
         if self._retriever is None or manifest["generation"] != self._generation:
-            from rag.evidence import EvidenceFinder
             from rag.retrieve import HybridRetriever
 
             self.store.check_compatible(manifest)
             self._retriever = HybridRetriever(self.settings, self.store)
             self._generation = manifest["generation"]
-            if self._evidence is None:
-                self._evidence = EvidenceFinder(self._retriever.embedder)
 
     def search(self, question: str, top_k: int | None = None):
         """The papers retrieval finds for a question, best first (no answer)."""
         self._ready()
         return self._retriever.search(question, top_k or self.settings.top_k)
 
-    def ask(self, question: str, *, top_k: int | None = None, backend: str | None = None) -> Answer:
+    def ask(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
+            backend: str | None = None, rank_depth: int = 0) -> Answer:
+        """A cited answer. ``history``: earlier user turns, for follow-ups. ``rank_depth``: how many ranked
+        paper ids to keep in ``answer.ranked_paper_ids`` (at least ``top_k``)."""
         from rag.answer import extractive_answer
+        from rag.decide import decide
+        from rag.evidence import gather_evidence
+        from rag.followup import standalone_query
+        from rag.question import analyse
 
         question = question.strip()
         if not question:
@@ -78,13 +82,30 @@ class Engine:
         backend = backend or self.settings.backend
         if backend not in BACKENDS:
             raise RagError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+        top_k = top_k or self.settings.top_k
         started = time.perf_counter()
-        hits = self.search(question, top_k)
+        query = standalone_query(question, history or [])
+        shape = analyse(query)
+        self._ready()
+        retriever = self._retriever
+        vector = retriever.embed_query(query)
+        if shape.kind == "list":  # as many papers as pass the relevance cut, not a fixed k
+            top_k = max(top_k, self.settings.max_list_papers)
+        depth = max(top_k, rank_depth)
+        if shape.kind == "comparison":
+            ranked = retriever.search_comparison(query, shape.parts, depth, vector=vector)
+        else:
+            ranked = retriever.search(query, depth, vector=vector)
+        hits = ranked[:top_k]
         retrieved = time.perf_counter()
-        evidence = self._evidence.gather(question, hits)
-        answer = extractive_answer(question, evidence, self.settings)
+        # Names in only a few papers identify them ("TRIM-KV"); common ones ("ImageNet") do not.
+        distinctive = [n for n in shape.names if 0 < retriever.papers_mentioning(n) <= DISTINCTIVE_NAME_PAPERS]
+        evidence = gather_evidence(query, vector, hits, retriever.sentences, distinctive, shape.multilingual)
+        decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names))
+        answer = extractive_answer(question, evidence, decision, self.settings)
         done = time.perf_counter()
         answer.backend = backend
+        answer.ranked_paper_ids = [h.paper.paper_id for h in ranked]
         answer.timings_ms = {"retrieve": (retrieved - started) * 1000, "answer": (done - retrieved) * 1000,
                              "total": (done - started) * 1000}
         return answer

@@ -1,57 +1,61 @@
 """Evidence stage: the sentences of each retrieved paper ranked by how well they answer the question.
 
-A sentence's score mixes embedding similarity (meaning) with the share of the question's content
-words it contains (names, numbers and acronyms such as ``TRIM-KV`` or ``5.14x`` that a small
-embedding model blurs).
+Sentence vectors come from the index (embedded at ingest), so this stage costs one matrix product.
+A sentence's score mixes embedding similarity (meaning) with the share of the question's topic words
+it contains (names, numbers and acronyms such as ``TRIM-KV`` or ``5.14x`` that a small embedding
+model blurs).
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import re
+from typing import Any
 
-from rag.clean import search_text
 from rag.query import content_words
-from rag.sentences import split_sentences
 from rag.types import Evidence, EvidenceSentence, Hit, Paper
 
 # Weight of word overlap against cosine similarity in a sentence's score.
 LEXICAL_WEIGHT = 0.25
 
 
-class EvidenceFinder:
-    """Scores sentences with the shared embedding model; caches sentence vectors per paper."""
+def mentions(paper: Paper, name: str) -> bool:
+    """Whether the paper's title or abstract contains the name, ignoring case and hyphens."""
+    squash = re.compile(r"[^0-9a-z]+")
+    return squash.sub("", name.lower()) in squash.sub("", f"{paper.title} {paper.search_text}".lower())
 
-    def __init__(self, embedder, cache_size: int = 512) -> None:
-        self.embedder = embedder
-        self._cache: OrderedDict[str, tuple[list[str], list[list[float]]]] = OrderedDict()
-        self._cache_size = cache_size
 
-    def _sentences(self, paper: Paper) -> tuple[list[str], list[list[float]]]:
-        key = paper.embed_hash
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
-        sentences = split_sentences(paper.text)
-        vectors = self.embedder.get_text_embedding_batch([search_text(s) for s in sentences])
-        self._cache[key] = (sentences, vectors)
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return sentences, vectors
+def gather_evidence(question: str, vector: Any, hits: list[Hit], sentences: Any,
+                    names: list[str] | None = None, multilingual: bool = False) -> list[Evidence]:
+    """``vector``: the question's embedding; ``sentences``: the retriever's ``SentenceIndex``;
+    ``names``: name-like tokens of the question (a paper that contains one is on topic);
+    ``multilingual``: score with multilingual-e5 (embedding the retrieved papers' sentences now)."""
+    wanted = content_words(question)
+    cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
+    evidence = []
+    for hit in hits:
+        rows = sentences.rows_of.get(hit.paper.paper_id, [])
+        paper_cosines = cosines[hit.paper.paper_id] if cosines is not None else (
+            sentences.vectors[rows] @ vector if rows else [])
+        scored = []
+        for row, cosine in zip(rows, paper_cosines):
+            text = sentences.texts[row]
+            score = float(cosine)
+            if wanted:
+                overlap = len(wanted & content_words(text)) / len(wanted)
+                score = (1 - LEXICAL_WEIGHT) * score + LEXICAL_WEIGHT * overlap
+            scored.append(EvidenceSentence(text, score, sentences.positions[row]))
+        scored.sort(key=lambda s: s.score, reverse=True)
+        named = [n for n in names or [] if mentions(hit.paper, n)]
+        evidence.append(Evidence(hit=hit, sentences=scored, names_found=named))
+    return evidence
 
-    def gather(self, question: str, hits: list[Hit]) -> list[Evidence]:
-        import numpy as np
 
-        query = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
-        wanted = content_words(question)
-        evidence = []
-        for hit in hits:
-            sentences, vectors = self._sentences(hit.paper)
-            cosines = np.asarray(vectors, dtype=np.float32) @ query if vectors else np.zeros(0)
-            scored = []
-            for position, (sentence, cosine) in enumerate(zip(sentences, cosines)):
-                overlap = len(wanted & content_words(sentence)) / len(wanted) if wanted else 0.0
-                score = (1 - LEXICAL_WEIGHT) * float(cosine) + LEXICAL_WEIGHT * overlap
-                scored.append(EvidenceSentence(sentence, score, position))
-            scored.sort(key=lambda s: s.score, reverse=True)
-            evidence.append(Evidence(hit=hit, sentences=scored))
-        return evidence
+def _multilingual_cosines(question: str, hits: list[Hit], sentences: Any) -> dict[str, Any]:
+    from rag.multilingual import embed_passages, embed_query
+
+    query = embed_query(question)
+    rows = {h.paper.paper_id: sentences.rows_of.get(h.paper.paper_id, []) for h in hits}
+    flat = [row for paper_rows in rows.values() for row in paper_rows]
+    vectors = embed_passages([sentences.texts[row] for row in flat])
+    cosines = dict(zip(flat, vectors @ query))
+    return {paper_id: [cosines[row] for row in paper_rows] for paper_id, paper_rows in rows.items()}

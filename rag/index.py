@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rag.clean import search_text
 from rag.corpus import CorpusReport, load_corpus
+from rag.sentences import split_sentences
 from rag.settings import Settings
-from rag.store import IndexStore, StoredPaper, build_info
+from rag.store import KINDS, IndexStore, StoredPaper, build_info
 from rag.types import Paper
 
 # Embedded text: "Title\n\nchunk". Other metadata stays out of the vectors and of BM25.
-_NOT_EMBEDDED = ["paper_id", "chunk", "embed_hash"]
+_NOT_EMBEDDED = ["paper_id", "position", "embed_hash"]
 
 
 @dataclass
@@ -30,6 +32,7 @@ class IngestReport:
     removed: int = 0
     embedded_papers: int = 0
     embedded_chunks: int = 0
+    embedded_sentences: int = 0
     total_papers: int = 0
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
@@ -37,7 +40,8 @@ class IngestReport:
     def summary(self) -> str:
         rate = (self.added + self.updated + self.unchanged) / self.seconds if self.seconds else 0.0
         return (f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged, "
-                f"{self.removed} removed; {self.embedded_papers} papers embedded ({self.embedded_chunks} chunks); "
+                f"{self.removed} removed; {self.embedded_papers} papers embedded ({self.embedded_chunks} chunks, "
+                f"{self.embedded_sentences} sentences); "
                 f"{self.total_papers} papers in index; {self.seconds:.1f} s, {rate:.0f} papers/s")
 
     def to_json(self) -> dict[str, Any]:
@@ -67,7 +71,7 @@ def chunk_papers(papers: list[Paper], settings: Settings) -> list[Any]:
         )
         for number, node in enumerate(splitter.get_nodes_from_documents([document])):
             node.id_ = f"{paper.paper_id}#{number}"
-            node.metadata["chunk"] = number
+            node.metadata["position"] = number
             node.excluded_embed_metadata_keys = list(_NOT_EMBEDDED)
             node.excluded_llm_metadata_keys = list(_NOT_EMBEDDED)
             node.metadata_template = "{value}"
@@ -76,23 +80,39 @@ def chunk_papers(papers: list[Paper], settings: Settings) -> list[Any]:
     return nodes
 
 
-def _embed(nodes: list[Any], settings: Settings, progress: bool) -> None:
-    from llama_index.core.schema import MetadataMode
+def _embed_texts(texts: list[str], settings: Settings, progress: bool, unit: str) -> list[list[float]]:
     from tqdm import tqdm
 
     from rag.embedding import load_embedder
 
     embedder = load_embedder(settings)
     # Similar lengths batched together waste less padding (sentence-transformers sorts only within a call).
-    nodes = sorted(nodes, key=lambda n: len(n.get_content(metadata_mode=MetadataMode.EMBED)))
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    vectors: list[list[float]] = [[] for _ in texts]
     step = settings.embed_batch_size * 4
-    with tqdm(total=len(nodes), unit="chunk", desc="embedding", disable=not progress, file=sys.stderr) as bar:
-        for start in range(0, len(nodes), step):
-            batch = nodes[start:start + step]
-            texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in batch]
-            for node, vector in zip(batch, embedder.get_text_embedding_batch(texts)):
-                node.embedding = vector
+    with tqdm(total=len(texts), unit=unit, desc=f"embedding {unit}s", disable=not progress, file=sys.stderr) as bar:
+        for start in range(0, len(order), step):
+            batch = order[start:start + step]
+            for i, vector in zip(batch, embedder.get_text_embedding_batch([texts[i] for i in batch])):
+                vectors[i] = vector
             bar.update(len(batch))
+    return vectors
+
+
+def _embed(nodes: list[Any], settings: Settings, progress: bool) -> None:
+    from llama_index.core.schema import MetadataMode
+
+    texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
+    for node, vector in zip(nodes, _embed_texts(texts, settings, progress, "chunk")):
+        node.embedding = vector
+
+
+def _sentence_rows(papers: list[Paper], settings: Settings, progress: bool) -> list[tuple[str, list[float], str, dict]]:
+    """Every sentence of every paper, embedded on its own: the evidence a sentence-level answer can quote."""
+    rows = [(f"{p.paper_id}#s{i}", sentence, {"paper_id": p.paper_id, "position": i, "embed_hash": p.embed_hash})
+            for p in papers for i, sentence in enumerate(split_sentences(p.text))]
+    vectors = _embed_texts([search_text(r[1]) for r in rows], settings, progress, "sentence")
+    return [(row_id, vector, text, meta) for (row_id, text, meta), vector in zip(rows, vectors)]
 
 
 def _resolve(incoming: list[Paper], stored: dict[str, StoredPaper]) -> list[tuple[Paper, StoredPaper | None]]:
@@ -151,14 +171,15 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     report.unchanged += len(carried)
     final = [paper for paper, _ in pairs] + carried
     report.total_papers = len(final)
-    if manifest is not None and not rebuild and not (report.added or report.updated or report.removed):
+    complete = manifest is not None and all(store.has_kind(kind) for kind in KINDS)
+    if complete and not rebuild and not (report.added or report.updated or report.removed):
         return report
 
     info = build_info(settings)
     store.drop_orphans()
-    generation, chunks_col, papers_col = store.new_generation(info)
+    generation, collections = store.new_generation(info)
     try:
-        _write_generation(store, settings, chunks_col, papers_col, final, to_embed, report, progress)
+        _write_generation(store, settings, collections, final, to_embed, report, progress)
         store.go_live(generation, info, len(final))
     except BaseException:  # includes KeyboardInterrupt: the live index must stay as it was
         store.abandon(generation)
@@ -166,32 +187,58 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     return report
 
 
-def _write_generation(store: IndexStore, settings: Settings, chunks_col: Any, papers_col: Any,
-                      final: list[Paper], to_embed: list[Paper], report: IngestReport, progress: bool) -> None:
-    from llama_index.vector_stores.chroma import ChromaVectorStore
+def _title_rows(papers: list[Paper], progress: bool) -> list[tuple[str, list[float], str, dict]]:
+    from tqdm import tqdm
 
-    embed_ids = {p.paper_id for p in to_embed}
-    reused = store.chunk_rows({p.paper_id for p in final} - embed_ids)
-    vectors: dict[str, list[list[float]]] = {}
-    rows = [row for paper_rows in reused.values() for row in paper_rows]
+    from rag.multilingual import embed_passages
+
+    vectors = []
+    with tqdm(total=len(papers), unit="title", desc="embedding titles (multilingual)", disable=not progress,
+              file=sys.stderr) as bar:
+        for start in range(0, len(papers), 64):
+            batch = papers[start:start + 64]
+            vectors.extend(embed_passages([p.display_title for p in batch]))
+            bar.update(len(batch))
+    return [(f"{p.paper_id}#t", vector.tolist(), p.display_title, {"paper_id": p.paper_id, "position": 0})
+            for p, vector in zip(papers, vectors)]
+
+
+def _copy_rows(store: IndexStore, collection: Any, rows: list[tuple[str, list[float], str, dict]]) -> None:
     if rows:
         ids, embeddings, documents, metadatas = (list(col) for col in zip(*rows))
-        store.add_rows(chunks_col, ids, embeddings, documents, metadatas)
-    for paper_id, paper_rows in reused.items():
-        vectors[paper_id] = [r[1] for r in paper_rows]
+        store.add_rows(collection, ids, embeddings, documents, metadatas)
+
+
+def _write_generation(store: IndexStore, settings: Settings, collections: dict[str, Any], final: list[Paper],
+                      to_embed: list[Paper], report: IngestReport, progress: bool) -> None:
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
+    keep_ids = {p.paper_id for p in final} - {p.paper_id for p in to_embed}
+    reused_chunks = store.rows_by_paper("chunks", keep_ids)
+    _copy_rows(store, collections["chunks"], [row for rows in reused_chunks.values() for row in rows])
+    _copy_rows(store, collections["sentences"],
+               [row for rows in store.rows_by_paper("sentences", keep_ids).values() for row in rows])
+    vectors = {paper_id: [r[1] for r in rows] for paper_id, rows in reused_chunks.items()}
 
     nodes = chunk_papers(to_embed, settings) if to_embed else []
     if nodes:
         _embed(nodes, settings, progress)
-        vector_store = ChromaVectorStore(chroma_collection=chunks_col)
+        vector_store = ChromaVectorStore(chroma_collection=collections["chunks"])
         for start in range(0, len(nodes), store.batch_size):  # ChromaVectorStore.add does not split
             vector_store.add(nodes[start:start + store.batch_size])
     for node in nodes:
         vectors.setdefault(node.metadata["paper_id"], []).append(node.embedding)
-    report.embedded_papers, report.embedded_chunks = len(to_embed), len(nodes)
+    sentences = _sentence_rows(to_embed, settings, progress) if to_embed else []
+    _copy_rows(store, collections["sentences"], sentences)
+    # Title vectors are copied or computed per paper, so an index from before they existed gains them.
+    titles = store.rows_by_paper("titles", keep_ids)
+    _copy_rows(store, collections["titles"], [row for rows in titles.values() for row in rows])
+    _copy_rows(store, collections["titles"], _title_rows([p for p in final if p.paper_id not in titles],
+                                                                   progress))
+    report.embedded_papers, report.embedded_chunks, report.embedded_sentences = len(to_embed), len(nodes), len(sentences)
 
     store.add_rows(
-        papers_col,
+        collections["papers"],
         ids=[p.paper_id for p in final],
         embeddings=[_mean_vector(vectors[p.paper_id]) for p in final],
         documents=[p.abstract for p in final],

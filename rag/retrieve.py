@@ -1,21 +1,31 @@
-"""Retrieve stage: BM25 + dense retrieval over chunks, fused per paper by reciprocal rank."""
+"""Retrieve stage: three rankings of papers fused by weighted reciprocal rank.
+
+* BM25 over each paper's title and abstract (llama-index ``BM25Retriever`` on bm25s), with whole-token
+  forms of names and numbers (``rag.lexical``);
+* dense over chunks in Chroma (llama-index ``VectorIndexRetriever``), a paper scored by its best chunk;
+* dense over single sentences (vectors stored at ingest, held in memory), a paper scored by its best
+  sentence: a specific question often matches one sentence far better than a 200-token chunk.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
+from rag.lexical import lexical_text
 from rag.query import keyword_query
 from rag.settings import Settings
 from rag.store import IndexStore
 from rag.types import Hit, Paper
 
 
-def _bm25_class():
+def _bm25_retriever(papers: list[Paper], settings: Settings, top_k: int):
     import bm25s
     import numpy as np
-    from llama_index.core.schema import NodeWithScore
-    from llama_index.core.vector_stores.utils import metadata_dict_to_node
+    import Stemmer
+    from llama_index.core.schema import NodeWithScore, TextNode
+    from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_metadata_dict
     from llama_index.retrievers.bm25 import BM25Retriever
 
     class StringQueryBM25Retriever(BM25Retriever):
@@ -27,89 +37,180 @@ def _bm25_class():
         """
 
         def _retrieve(self, query_bundle: Any) -> list[NodeWithScore]:
-            tokens = bm25s.tokenize(
-                query_bundle.query_str, stopwords="en", token_pattern=self.token_pattern,
-                stemmer=None if self.skip_stemming else self.stemmer, return_ids=False, show_progress=False,
-            )
+            tokens = bm25s.tokenize(lexical_text(query_bundle.query_str), stopwords="en", stemmer=self.stemmer,
+                                    token_pattern=self.token_pattern, return_ids=False, show_progress=False)
             if not any(t in self.bm25.vocab_dict for t in tokens[0]):
                 return []
-            mask = np.array(self.corpus_weight_mask) if self.corpus_weight_mask else None
-            indexes, scores = self.bm25.retrieve(tokens, k=self.similarity_top_k, show_progress=False,
-                                                 weight_mask=mask)
-            return [NodeWithScore(node=metadata_dict_to_node(self.corpus[int(i)]), score=float(s))
-                    for i, s in zip(indexes[0], scores[0]) if s > 0]
+            indexes, scores = self.bm25.retrieve(tokens, k=self.similarity_top_k, show_progress=False)
+            # bm25s returns corpus entries when it holds the corpus, else indexes into it.
+            return [NodeWithScore(node=metadata_dict_to_node(i if isinstance(i, dict) else self.corpus[int(i)]),
+                                  score=float(s)) for i, s in zip(indexes[0], scores[0]) if s > 0]
 
-    return StringQueryBM25Retriever
+    # Title twice: a paper's name and topic words weigh more in its title than in passing in an abstract.
+    nodes = [TextNode(id_=p.paper_id, text=lexical_text(f"{p.title}. {p.title}. {p.abstract}"),
+                      metadata={"paper_id": p.paper_id}) for p in papers]
+    stemmer = Stemmer.Stemmer("english")
+    # bm25s is built here (not by BM25Retriever) to set k1/b; the SciFact train split chose them.
+    bm25 = bm25s.BM25(k1=settings.bm25_k1, b=settings.bm25_b)
+    bm25.index(bm25s.tokenize([n.text for n in nodes], stopwords="en", stemmer=stemmer, show_progress=False),
+               show_progress=False)
+    bm25.corpus = [node_to_metadata_dict(n) | {"node_id": n.node_id} for n in nodes]
+    np.seterr(divide="ignore")
+    return StringQueryBM25Retriever(existing_bm25=bm25, stemmer=stemmer, similarity_top_k=min(top_k, len(nodes)))
+
+
+@dataclass
+class SentenceIndex:
+    """All sentence (or title) vectors of the live generation, in memory (≈1.5 KB a row)."""
+
+    vectors: Any  # float32 matrix, one row a sentence
+    paper_ids: list[str]
+    texts: list[str]
+    positions: list[int]
+    rows_of: dict[str, list[int]]
+
+    @classmethod
+    def load(cls, store: IndexStore, kind: str = "sentences") -> SentenceIndex:
+        import numpy as np
+
+        rows = store.collection(kind).get(include=["embeddings", "documents", "metadatas"])
+        paper_ids = [m["paper_id"] for m in rows["metadatas"]]
+        rows_of: dict[str, list[int]] = {}
+        for i, paper_id in enumerate(paper_ids):
+            rows_of.setdefault(paper_id, []).append(i)
+        vectors = np.asarray(rows["embeddings"], dtype=np.float32).reshape(len(paper_ids), -1)
+        return cls(vectors, paper_ids, list(rows["documents"]), [m["position"] for m in rows["metadatas"]], rows_of)
 
 
 @dataclass
 class _Ranked:
-    """One retriever's view of a paper: its rank, best score and best chunk."""
-
     rank: int
     score: float
-    chunk: str
 
 
 class HybridRetriever:
-    """Dense (Chroma) and BM25 retrievers over the same chunks; papers ranked by fused reciprocal rank."""
-
     def __init__(self, settings: Settings, store: IndexStore) -> None:
         from llama_index.core import VectorStoreIndex
-        from llama_index.core.schema import TextNode
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
         from rag.embedding import load_embedder
 
         self.settings = settings
-        chunks = store.chunks()
         self.papers: dict[str, Paper] = {pid: s.paper for pid, s in store.stored_papers().items()}
-        vector_store = ChromaVectorStore(chroma_collection=chunks)
         self.embedder = load_embedder(settings)
-        index = VectorStoreIndex.from_vector_store(vector_store, embed_model=self.embedder)
+        index = VectorStoreIndex.from_vector_store(ChromaVectorStore(chroma_collection=store.chunks()),
+                                                   embed_model=self.embedder)
         self.dense = index.as_retriever(similarity_top_k=settings.candidates)
-        # With Chroma as the store the docstore is empty: BM25 is built from the stored chunks.
-        rows = chunks.get(include=["documents", "metadatas"])
-        nodes = [
-            TextNode(id_=cid, text=f"{meta.get('title', '')}\n\n{doc}", metadata={"paper_id": meta["paper_id"]})
-            for cid, doc, meta in zip(rows["ids"], rows["documents"], rows["metadatas"])
-        ]
-        self.bm25 = _bm25_class().from_defaults(
-            nodes=nodes, similarity_top_k=min(settings.candidates, len(nodes)), language="en")
+        self.bm25 = _bm25_retriever(list(self.papers.values()), settings, settings.candidates)
+        self.sentences = SentenceIndex.load(store)
+        self.titles = SentenceIndex.load(store, "titles")  # multilingual-e5 vectors, for non-English questions
+        self._mention_counts: dict[str, int] = {}
 
-    def _by_paper(self, results: list[Any], cosine: bool) -> dict[str, _Ranked]:
-        """Collapse chunk hits to papers: best chunk per paper, papers ranked by it."""
-        import math
+    def embed_query(self, query: str) -> Any:
+        import numpy as np
 
-        ranked: dict[str, _Ranked] = {}
-        for result in sorted(results, key=lambda r: r.score or 0.0, reverse=True):
-            paper_id = result.node.metadata["paper_id"]
-            if paper_id in ranked or paper_id not in self.papers:
-                continue
-            # ChromaVectorStore reports exp(-distance); the collection uses cosine distance.
-            score = 1.0 + math.log(result.score) if cosine and result.score else float(result.score or 0.0)
-            ranked[paper_id] = _Ranked(len(ranked), score, result.node.get_content())
-        return ranked
+        return np.asarray(self.embedder.get_query_embedding(query), dtype=np.float32)
 
-    def search(self, query: str, top_k: int | None = None) -> list[Hit]:
+    def _dense_chunks(self, query: str, vector: Any) -> dict[str, _Ranked]:
+        from llama_index.core.schema import QueryBundle
+
+        results = self.dense.retrieve(QueryBundle(query_str=query, embedding=vector.tolist()))
+        # ChromaVectorStore reports exp(-distance); the collections use cosine distance.
+        return _by_paper((r.node.metadata["paper_id"], 1.0 + math.log(r.score)) for r in results if r.score)
+
+    def _dense_sentences(self, vector: Any) -> dict[str, _Ranked]:
+        import numpy as np
+
+        scores = self.sentences.vectors @ vector
+        top = np.argsort(-scores)[: self.settings.candidates * 4]
+        return _by_paper((self.sentences.paper_ids[i], float(scores[i])) for i in top)
+
+    def _lexical(self, query: str) -> dict[str, _Ranked]:
+        return _by_paper((r.node.node_id, float(r.score)) for r in self.bm25.retrieve(keyword_query(query)))
+
+    def _multilingual_titles(self, query: str) -> dict[str, _Ranked]:
+        from rag.multilingual import embed_query
+
+        scores = self.titles.vectors @ embed_query(query)
+        order = scores.argsort()[::-1][: self.settings.candidates]
+        return _by_paper((self.titles.paper_ids[i], float(scores[i])) for i in order)
+
+    def rankings(self, query: str, vector: Any | None = None) -> dict[str, dict[str, _Ranked]]:
+        from rag.multilingual import needs_multilingual
+
+        vector = self.embed_query(query) if vector is None else vector
+        views = {"bm25": self._lexical(query), "dense": self._dense_chunks(query, vector),
+                 "sentence": self._dense_sentences(vector)}
+        if needs_multilingual(query):
+            views["titles"] = self._multilingual_titles(query)
+        return views
+
+    def search(self, query: str, top_k: int | None = None, vector: Any | None = None) -> list[Hit]:
         top_k = top_k or self.settings.top_k
-        dense = self._by_paper(self.dense.retrieve(query), cosine=True)
-        lexical = self._by_paper(self.bm25.retrieve(keyword_query(query)), cosine=False)
-        # Fusion at paper level, not chunk level: two chunks of one paper must not compete with each
-        # other, and the raw dense score survives for the evidence stage. (llama-index's
-        # QueryFusionRetriever fuses chunks and overwrites scores, hence this small RRF.)
-        k = self.settings.rrf_k
+        views = self.rankings(query, vector)
+        weights = {"bm25": self.settings.weight_bm25, "dense": self.settings.weight_dense,
+                   "sentence": self.settings.weight_sentence, "titles": self.settings.weight_multilingual}
+        if "titles" in views:  # MiniLM reads no Chinese: its rankings count for little next to e5's
+            weights["dense"] *= 0.5
+            weights["sentence"] *= 0.5
+        # Weighted reciprocal-rank fusion over papers (Cormack et al. 2009, with per-ranking weights).
+        # Written here rather than with QueryFusionRetriever: that fuses chunks with equal weights and
+        # overwrites the scores the evidence stage needs.
         fused: dict[str, float] = {}
-        for view in (dense, lexical):
+        for name, view in views.items():
             for paper_id, seen in view.items():
-                fused[paper_id] = fused.get(paper_id, 0.0) + 1.0 / (k + seen.rank + 1)
+                fused[paper_id] = fused.get(paper_id, 0.0) + weights[name] / (self.settings.rrf_k + seen.rank + 1)
         order = sorted(fused, key=lambda pid: fused[pid], reverse=True)[:top_k]
-        hits = []
-        for paper_id in order:
-            best = dense.get(paper_id) or lexical[paper_id]
-            hits.append(Hit(
-                paper=self.papers[paper_id], score=fused[paper_id], best_chunk=best.chunk,
-                dense_score=dense[paper_id].score if paper_id in dense else None,
-                bm25_score=lexical[paper_id].score if paper_id in lexical else None,
-            ))
-        return hits
+        return [Hit(paper=self.papers[pid], score=fused[pid],
+                    dense_score=_score(views["dense"], pid), bm25_score=_score(views["bm25"], pid),
+                    sentence_score=_score(views["sentence"], pid)) for pid in order if pid in self.papers]
+
+
+    def search_comparison(self, question: str, parts: list[str], top_k: int, vector: Any | None = None) -> list[Hit]:
+        """Each compared piece's best paper first (so every named paper reaches the answer), then the rest."""
+        winners: list[Hit] = []
+        for part in parts:
+            for hit in self.search(part, 3):
+                if all(hit.paper.paper_id != w.paper.paper_id for w in winners):
+                    hit.part = part
+                    winners.append(hit)
+                    break
+        taken = {w.paper.paper_id for w in winners}
+        rest = [h for h in self.search(question, top_k + len(winners), vector) if h.paper.paper_id not in taken]
+        return (winners + rest)[: max(top_k, len(winners))]
+
+    def papers_mentioning(self, name: str) -> int:
+        """How many indexed papers contain the name (cached): a name in a handful of papers identifies them."""
+        from rag.evidence import mentions
+
+        if name not in self._mention_counts:
+            self._mention_counts[name] = sum(mentions(p, name) for p in self.papers.values())
+        return self._mention_counts[name]
+
+    def missing_names(self, names: list[str]) -> list[str]:
+        """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
+        import bm25s
+
+        vocabulary = self.bm25.bm25.vocab_dict
+        missing = []
+        for name in names:
+            tokens = bm25s.tokenize(lexical_text(name), stopwords="en", stemmer=self.bm25.stemmer,
+                                    return_ids=False, show_progress=False)[0]
+            whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
+            if tokens and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts):
+                missing.append(name)
+        return missing
+
+
+def _by_paper(scored: Any) -> dict[str, _Ranked]:
+    """Best score per paper, papers ranked by it."""
+    best: dict[str, float] = {}
+    for paper_id, score in scored:
+        if score > best.get(paper_id, -math.inf):
+            best[paper_id] = score
+    order = sorted(best, key=lambda pid: best[pid], reverse=True)
+    return {pid: _Ranked(rank, best[pid]) for rank, pid in enumerate(order)}
+
+
+def _score(view: dict[str, _Ranked], paper_id: str) -> float | None:
+    return view[paper_id].score if paper_id in view else None

@@ -48,12 +48,21 @@ class Settings(BaseSettings):
     top_k: int = Field(5, ge=1, le=50, description="Papers returned as sources")
     candidates: int = Field(40, ge=5, description="Chunks fetched from each retriever before fusion")
     rrf_k: int = Field(60, ge=1, description="Reciprocal-rank-fusion constant (Cormack et al. 2009)")
+    weight_bm25: float = Field(1.0, ge=0, description="Fusion weight of the BM25 ranking")
+    weight_dense: float = Field(1.0, ge=0, description="Fusion weight of the dense chunk ranking")
+    weight_sentence: float = Field(1.0, ge=0, description="Fusion weight of the dense sentence ranking")
+    weight_multilingual: float = Field(2.0, ge=0, description="Fusion weight of multilingual titles (non-English)")
+    bm25_k1: float = Field(1.5, gt=0)
+    bm25_b: float = Field(0.75, ge=0, le=1)
 
     # Answering.
     backend: str = Field("extractive", description="Answer backend")
     min_evidence: float = Field(0.35, description="Best sentence similarity below which the answer is a refusal")
+    min_evidence_multilingual: float = Field(0.80, description="The same for non-English questions (e5 scale)")
     min_sentence: float = Field(0.30, description="Weakest sentence similarity quoted in an extractive answer")
     max_answer_papers: int = Field(3, ge=1, description="Papers quoted in an extractive answer")
+    min_list_evidence: float = Field(0.45, description="Weakest best-sentence score of a paper in a list answer")
+    max_list_papers: int = Field(10, ge=1, description="Most papers a list answer returns")
     sentences_per_paper: int = Field(2, ge=1)
 
     def with_overrides(self, **overrides: object) -> Settings:

@@ -20,7 +20,11 @@ from rag.errors import IndexMismatchError, IndexMissingError, RagError
 from rag.settings import Settings, apply_offline_env
 from rag.types import Paper
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: sentence vectors stored beside chunks
+# The collections of one generation: chunk vectors (retrieval), sentence vectors (evidence, reranking),
+# multilingual title vectors (questions not in English) and one record per paper (its metadata, with
+# the mean of its chunk vectors).
+KINDS = ("chunks", "sentences", "titles", "papers")
 # Settings that change what is stored; an index built with other values must be rebuilt.
 _BUILD_KEYS = ("schema", "embed_model", "chunk_size", "chunk_overlap")
 
@@ -113,13 +117,23 @@ class IndexStore:
         manifest = self.manifest()
         return int(manifest["generation"]) if manifest else None
 
-    def chunks(self, generation: int | None = None):
+    def collection(self, kind: str, generation: int | None = None):
         gen = generation if generation is not None else int(self.require_manifest()["generation"])
-        return self.client.get_collection(self._name("chunks", gen))
+        return self.client.get_collection(self._name(kind, gen))
+
+    def chunks(self, generation: int | None = None):
+        return self.collection("chunks", generation)
 
     def papers_collection(self, generation: int | None = None):
-        gen = generation if generation is not None else int(self.require_manifest()["generation"])
-        return self.client.get_collection(self._name("papers", gen))
+        return self.collection("papers", generation)
+
+    def has_kind(self, kind: str) -> bool:
+        """Whether the live generation has this collection (older indexes may lack newer kinds)."""
+        try:
+            self.collection(kind)
+            return True
+        except Exception:  # chromadb's NotFoundError
+            return False
 
     def stored_papers(self) -> dict[str, StoredPaper]:
         if self.manifest() is None:
@@ -130,18 +144,18 @@ class IndexStore:
             for pid, meta in zip(rows["ids"], rows["metadatas"])
         }
 
-    def chunk_rows(self, paper_ids: set[str]) -> dict[str, list[tuple[str, list[float], str, dict]]]:
-        """Stored chunks (id, embedding, document, metadata) of the given papers, in chunk order."""
-        if not paper_ids or self.manifest() is None:
+    def rows_by_paper(self, kind: str, paper_ids: set[str]) -> dict[str, list[tuple[str, list[float], str, dict]]]:
+        """Stored chunk or sentence rows (id, embedding, document, metadata) of the given papers, in order."""
+        if not paper_ids or self.manifest() is None or not self.has_kind(kind):
             return {}
-        rows = self.chunks().get(include=["embeddings", "documents", "metadatas"])
+        rows = self.collection(kind).get(include=["embeddings", "documents", "metadatas"])
         grouped: dict[str, list[tuple[str, list[float], str, dict]]] = {}
         for row in zip(rows["ids"], rows["embeddings"], rows["documents"], rows["metadatas"]):
             paper_id = row[3].get("paper_id")
             if paper_id in paper_ids:
                 grouped.setdefault(paper_id, []).append((row[0], list(row[1]), row[2], row[3]))
-        for chunk_list in grouped.values():
-            chunk_list.sort(key=lambda r: r[3].get("chunk", 0))
+        for row_list in grouped.values():
+            row_list.sort(key=lambda r: r[3].get("position", 0))
         return grouped
 
     # -- writing -----------------------------------------------------------------------------
@@ -166,20 +180,20 @@ class IndexStore:
     def drop_orphans(self) -> None:
         """Remove collections of generations that never went live (an interrupted ingest)."""
         live = self.live_generation()
-        keep = {self._name(k, live) for k in ("chunks", "papers")} if live is not None else set()
+        keep = {self._name(k, live) for k in KINDS} if live is not None else set()
         for collection in self.client.list_collections():
             name = collection if isinstance(collection, str) else collection.name
             if name.startswith(f"{self.prefix}-") and name != self._manifest_name and name not in keep:
                 self.client.delete_collection(name)
 
-    def new_generation(self, info: dict[str, Any]) -> tuple[int, Any, Any]:
+    def new_generation(self, info: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """A new, empty generation: its number and its collections by kind."""
         live = self.live_generation()
         generation = 1 if live is None else live + 1
         space = {"hnsw": {"space": "cosine"}}
         meta = {**info, "generation": generation}
-        chunks = self.client.create_collection(self._name("chunks", generation), configuration=space, metadata=meta)
-        papers = self.client.create_collection(self._name("papers", generation), configuration=space, metadata=meta)
-        return generation, chunks, papers
+        return generation, {kind: self.client.create_collection(self._name(kind, generation), configuration=space,
+                                                                metadata=meta) for kind in KINDS}
 
     @property
     def batch_size(self) -> int:
@@ -206,7 +220,7 @@ class IndexStore:
         self.drop_orphans()
 
     def abandon(self, generation: int) -> None:
-        for kind in ("chunks", "papers"):
+        for kind in KINDS:
             try:
                 self.client.delete_collection(self._name(kind, generation))
             except Exception:  # already gone

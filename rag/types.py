@@ -117,13 +117,14 @@ class Paper:
 
 @dataclass
 class Hit:
-    """A paper found by retrieval, with the chunk that matched best."""
+    """A paper found by retrieval, with what each ranking thought of it (None: not in its top)."""
 
     paper: Paper
     score: float  # fused relevance, higher is better
-    best_chunk: str
     dense_score: float | None = None  # best cosine similarity of any chunk of the paper
     bm25_score: float | None = None
+    sentence_score: float | None = None  # best cosine similarity of any single sentence
+    part: str | None = None  # for comparisons: the piece of the question this paper answers
 
 
 @dataclass
@@ -139,6 +140,7 @@ class Evidence:
 
     hit: Hit
     sentences: list[EvidenceSentence]
+    names_found: list[str] = field(default_factory=list)  # names from the question the paper contains
 
     @property
     def best_score(self) -> float:
@@ -180,6 +182,7 @@ class Answer:
     sources: list[Source]
     timings_ms: dict[str, float] = field(default_factory=dict)
     backend: str = "extractive"
+    ranked_paper_ids: list[str] = field(default_factory=list)  # retrieval order, possibly deeper than sources
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,48 @@
+"""Decide stage: from the evidence alone, refuse or pick the papers (and how much of each) to answer from.
+
+Every backend phrases the same decision; none of them can overrule a refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rag.question import QuestionShape
+from rag.settings import Settings
+from rag.types import Evidence
+
+# A further paper joins a one-paper answer only if its best sentence is nearly as good as the best one's.
+RELATIVE_CUT = 0.85
+# A list answer keeps every paper whose best sentence reaches this share of the best paper's.
+LIST_RELATIVE_CUT = 0.75
+
+
+@dataclass
+class Decision:
+    refused: bool
+    chosen: list[tuple[int, Evidence]] = field(default_factory=list)  # (source number n, evidence)
+    sentences_per_paper: int = 2
+    missing_names: list[str] = field(default_factory=list)  # named things no abstract mentions
+
+
+def decide(shape: QuestionShape, evidence: list[Evidence], settings: Settings,
+           missing_names: list[str] | None = None) -> Decision:
+    if missing_names:
+        return Decision(refused=True, missing_names=list(missing_names))
+    top = max((e.best_score for e in evidence), default=0.0)
+    # A paper containing a name the question asks about is on topic however the question is phrased.
+    floor = settings.min_evidence_multilingual if shape.multilingual else settings.min_evidence
+    if top < floor and not any(e.names_found for e in evidence):
+        return Decision(refused=True)
+    numbered = list(enumerate(evidence, start=1))
+    if shape.kind == "comparison":
+        chosen = [(n, e) for n, e in numbered if e.hit.part is not None and e.best_score >= settings.min_sentence]
+        if len(chosen) >= 2:
+            return Decision(refused=False, chosen=chosen, sentences_per_paper=2)
+    if shape.kind == "list":
+        cut = max(settings.min_list_evidence, LIST_RELATIVE_CUT * top)
+        chosen = [(n, e) for n, e in numbered if e.best_score >= cut][: settings.max_list_papers]
+        return Decision(refused=False, chosen=chosen, sentences_per_paper=1)
+    cut = max(settings.min_sentence, RELATIVE_CUT * top)
+    chosen = [(n, e) for n, e in numbered if e.best_score >= cut or e.names_found][: settings.max_answer_papers]
+    return Decision(refused=False, chosen=chosen, sentences_per_paper=settings.sentences_per_paper)

@@ -1,0 +1,100 @@
+"""``rag eval``: run scripted questions through the engine, score them, write report.md / plot.png / results.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rag.evalset import load_items, resolve_expectations
+from rag.metrics import ItemResult, aggregate, by_category, score_item
+
+# Ranking depth recorded per item, so outside scripts can compute hit@10 / MRR themselves.
+RANK_DEPTH = 10
+
+_HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "citation_recall",
+             "refusal_correct", "false_refusal", "answer_contains")
+
+
+def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
+             progress: bool = True) -> tuple[list[ItemResult], dict[str, float]]:
+    from tqdm import tqdm
+
+    k = top_k or engine.settings.top_k
+    items = load_items(path)
+    resolve_expectations(items, engine.papers(), path)
+    results = []
+    for item in tqdm(items, desc="questions", unit="q", disable=not progress):
+        answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=RANK_DEPTH)
+        result = ItemResult(
+            item=item, ranked_paper_ids=answer.ranked_paper_ids,
+            cited_paper_ids=[] if retrieval_only else [c.paper_id for c in answer.citations],
+            refused=answer.refused, answer="" if retrieval_only else answer.text,
+            latency_ms=answer.timings_ms["retrieve"] if retrieval_only else answer.timings_ms["total"],
+        )
+        result.scores = score_item(result, k, answered=not retrieval_only)
+        results.append(result)
+    return results, aggregate(results)
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def markdown_report(results: list[ItemResult], summary: dict[str, float], k: int, title: str) -> str:
+    names = [n.format(k=k) for n in _HEADLINE]
+    lines = [f"# {title}", "", "| metric | value | items |", "|---|---|---|"]
+    for name in names:
+        if name in summary:
+            lines.append(f"| {name} | {_fmt(summary[name])} | {int(summary[name + '.n'])} |")
+    lines.append(f"| latency p50 / p95 ms | {summary['latency_p50_ms']:.0f} / {summary['latency_p95_ms']:.0f} "
+                 f"| {int(summary['items'])} |")
+    categories = by_category(results)
+    if len(categories) > 1:
+        shown = [n for n in ("hit@1", f"hit@{k}", f"recall@{k}", "refusal_correct", "citation_precision")
+                 if n in summary]
+        lines += ["", "## By category", "", "| category | items | " + " | ".join(shown) + " |",
+                  "|---|---|" + "---|" * len(shown)]
+        for name, stats in categories.items():
+            cells = [_fmt(stats.get(n)) for n in shown]
+            lines.append(f"| {name} | {int(stats['items'])} | " + " | ".join(cells) + " |")
+    misses = [r for r in results if r.scores.get("hit@1", 1.0) < 1.0 or r.scores.get("refusal_correct") == 0.0]
+    if misses:
+        lines += ["", "## Misses (hit@1 = 0 or wrong refusal decision)", ""]
+        for r in misses:
+            lines.append(f"- `{r.item.id}` {r.item.question} — expected {r.item.expected_ids or 'refusal'}, "
+                         f"got {r.ranked_paper_ids[:3]}{' (refused)' if r.refused else ''}")
+    return "\n".join(lines) + "\n"
+
+
+def write_plot(results: list[ItemResult], summary: dict[str, float], k: int, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [n.format(k=k) for n in _HEADLINE if n.format(k=k) in summary]
+    categories = by_category(results)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    left.barh(names[::-1], [summary[n] for n in names[::-1]], color="#4C72B0")
+    left.set_xlim(0, 1)
+    left.set_title("All questions")
+    cats = list(categories)
+    left_metric = f"hit@{k}"
+    right.bar(cats, [categories[c].get(left_metric, categories[c].get("refusal_correct", 0.0)) for c in cats],
+              color="#55A868")
+    right.set_ylim(0, 1)
+    right.set_title(f"{left_metric} by category (refusal accuracy where nothing is expected)")
+    right.tick_params(axis="x", rotation=30)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def write_outputs(results: list[ItemResult], summary: dict[str, float], k: int, out: Path, title: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.md").write_text(markdown_report(results, summary, k, title), encoding="utf-8")
+    (out / "results.json").write_text(json.dumps([r.to_json() for r in results], indent=1, ensure_ascii=False)
+                                      + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    write_plot(results, summary, k, out / "plot.png")

@@ -1,0 +1,81 @@
+"""What shape a question has: one paper, a list of papers, or a comparison of named papers.
+
+Rules over surface forms, deliberately simple and language-light (English and Chinese cue words);
+they only decide *how* to retrieve and how many papers to keep, never what is true.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rag.multilingual import needs_multilingual
+from rag.query import QUESTION_WORDS, content_words
+
+_LIST = re.compile(
+    r"^\s*(which|what|list|name|find|show me)\s+(\w+\s+)?(papers|works|studies|articles)\b"
+    r"|\b(are there|any|all|other|several) (\w+ )?(papers|works|studies)\b|哪些(论文|工作|文章)|有没有.*(论文|工作)",
+    re.IGNORECASE)
+# Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
+_COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|vs\.?|versus|"
+                      r"contrast)\b|比较|对比|区别|不同", re.IGNORECASE)
+_COMPARE_WEAK = re.compile(r"\b(each|both|respectively)\b|分别|各自", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[?:？：]|\.\s")
+# Where the papers being compared are separated from each other.
+_SEPARATORS = re.compile(
+    r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
+_CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different vs "
+                       "versus contrast each both way ways one".split())
+# Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
+# compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
+_NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:-[A-Za-z0-9]+)*\b"
+                   r"|\b[A-Za-z]+(?:-[A-Za-z0-9]+)+\b")
+
+MAX_PARTS = 4
+
+
+@dataclass
+class QuestionShape:
+    kind: str  # "single", "list" or "comparison"
+    parts: list[str] = field(default_factory=list)  # sub-queries, one per compared paper
+    names: list[str] = field(default_factory=list)  # name-like tokens, as written
+    multilingual: bool = False  # not (mostly) English: matched with multilingual-e5
+
+
+def names_in(question: str) -> list[str]:
+    found = []
+    for match in _NAME.finditer(question):
+        token = match.group(0)
+        # Plain capitalised words and common acronyms are not names of methods.
+        if token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
+                                               and not any(c.isdigit() for c in token)):
+            continue
+        if "-" in token and not any(c.isupper() or c.isdigit() for c in token):
+            continue  # ordinary hyphenated words: "post-hoc", "long-context"
+        found.append(token)
+    return found
+
+
+def comparison_parts(question: str) -> list[str]:
+    """The pieces of a comparison's first clause that each point at one paper (those with topic words)."""
+    clause = _CLAUSE_END.split(question, maxsplit=1)[0]
+    parts = []
+    for piece in _SEPARATORS.split(clause):
+        words = [w for w in content_words(piece) if w not in _CUE_WORDS]
+        if words:
+            parts.append(piece.strip())
+    return parts[:MAX_PARTS]
+
+
+def analyse(question: str) -> QuestionShape:
+    shape = QuestionShape(kind="single", names=names_in(question), multilingual=needs_multilingual(question))
+    if _COMPARE.search(question) or (_COMPARE_WEAK.search(question) and len(shape.names) >= 2):
+        parts = comparison_parts(question)
+        if len(parts) < 2 and len(shape.names) >= 2:
+            parts = shape.names[:MAX_PARTS]
+        if len(parts) >= 2:
+            shape.kind, shape.parts = "comparison", parts
+            return shape
+    if _LIST.search(question):
+        shape.kind = "list"
+    return shape
