@@ -139,3 +139,48 @@ def bench_ask(settings: Settings, questions: list[str], cold_runs: int = 3,
     ]))
     _write(result, out, "bench_ask")
     return result
+
+
+def bench_questions(engine: Any, path: Path, k: int = 5, out: Path | None = None) -> dict[str, Any]:
+    """The question set three ways in one run: plain BM25, plain dense, and the full pipeline."""
+    from rag.evalset import load_items, resolve_expectations
+    from rag.followup import standalone_query
+    from rag.metrics import ItemResult, aggregate, score_item
+
+    items = load_items(path)
+    resolve_expectations(items, engine.papers(), path)
+    engine.ensure_index(progress=False)
+    engine.ask(items[0].question)  # load models and indexes outside the timings
+    retriever = engine._retriever
+    systems: dict[str, list[ItemResult]] = {"plain BM25": [], "plain dense (MiniLM chunks)": [], "pipeline": []}
+    for item in items:
+        query = standalone_query(item.question, item.history)
+        for name, channel in (("plain BM25", "bm25"), ("plain dense (MiniLM chunks)", "dense")):
+            started = time.perf_counter()
+            vector = retriever.embed_query(query) if channel == "dense" else None
+            view = retriever._dense_chunks(query, vector) if channel == "dense" else retriever._lexical(query)
+            elapsed = (time.perf_counter() - started) * 1000
+            ranked = sorted(view, key=lambda pid: view[pid].rank)[:10]
+            systems[name].append(ItemResult(item, ranked, [], False, "", elapsed))
+        answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=10)
+        systems["pipeline"].append(ItemResult(item, answer.ranked_paper_ids, [], answer.refused, "",
+                                              answer.timings_ms["retrieve"]))
+    summaries = {}
+    for name, results in systems.items():
+        for result in results:
+            result.scores = score_item(result, k, answered=False)
+        summaries[name] = aggregate(results)
+        chinese = [r for r in results if r.item.category == "chinese"]
+        summaries[name]["chinese_hit@5"] = aggregate(chinese).get(f"hit@{k}", 0.0) if chinese else 0.0
+    columns = ["hit@1", f"hit@{k}", "mrr", f"recall@{k}", "ooc_refused", "false_refusal", "chinese_hit@5"]
+    rows = [("system", *columns, "retrieval p50 / p95 ms")]
+    for name, summary in summaries.items():
+        refusals = name == "pipeline"
+        cells = [f"{summary.get(c, 0.0):.3f}" if refusals or c not in ("ooc_refused", "false_refusal") else "—"
+                 for c in columns]
+        rows.append((name, *cells, f"{summary['latency_p50_ms']:.0f} / {summary['latency_p95_ms']:.0f}"))
+    print(_table(rows))
+    print(f"{len(items)} questions; recall@{k} over multi-paper items; ooc_refused over out-of-corpus items; "
+          "baselines never refuse")
+    _write(summaries, out, "bench_questions")
+    return summaries

@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_scifact.add_argument("--data", type=Path, required=True, metavar="DIR", help="SciFact in BEIR layout")
     bench_scifact.add_argument("--work", type=Path, metavar="DIR", default=Path.home() / ".cache" / "iclr-rag" /
                                "scifact-index", help="where the SciFact index is kept between runs")
-    for sub in (bench_ingest, bench_ask, bench_scifact):
+    bench_questions = benches.add_parser("questions", help="question set: plain BM25 vs plain dense vs pipeline")
+    bench_questions.add_argument("file", type=Path, metavar="FILE")
+    for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions):
         sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")
         _common(sub)
 
@@ -164,6 +166,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     settings = _engine(args).settings
     if args.bench == "ingest":
         bench.bench_ingest(settings, args.paths, out=args.out, keep_index=args.keep_index)
+    elif args.bench == "questions":
+        bench.bench_questions(_engine(args), args.file, out=args.out)
     elif args.bench == "scifact":
         from rag.scifact import bench_scifact
 

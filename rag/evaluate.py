@@ -13,7 +13,7 @@ from rag.metrics import ItemResult, aggregate, by_category, score_item
 RANK_DEPTH = 10
 
 _HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "citation_recall",
-             "refusal_correct", "false_refusal", "answer_contains")
+             "refusal_correct", "ooc_refused", "false_refusal", "answer_contains")
 
 
 def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,

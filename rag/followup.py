@@ -18,7 +18,12 @@ _FEW_TOPIC_WORDS = 2
 
 
 def refers_back(question: str) -> bool:
-    return bool(_REFERS_BACK.search(question)) or len(content_words(question)) < _FEW_TOPIC_WORDS
+    """A pronoun or "the method"-style reference, or too little of its own: neither a name nor topic words."""
+    from rag.question import names_in
+
+    if _REFERS_BACK.search(question):
+        return True
+    return not names_in(question) and len(content_words(question)) < _FEW_TOPIC_WORDS
 
 
 def standalone_query(question: str, history: list[str]) -> str:

@@ -43,8 +43,10 @@ def score_item(result: ItemResult, k: int, answered: bool) -> dict[str, float]:
     item, ranked = result.item, result.ranked_paper_ids
     expected = item.expected_ids
     scores: dict[str, float] = {"refusal_correct": float(result.refused == item.expect_refusal)}
-    if not item.expect_refusal:
-        scores["false_refusal"] = float(result.refused)
+    if item.expect_refusal:
+        scores["ooc_refused"] = float(result.refused)  # out-of-corpus questions refused
+    else:
+        scores["false_refusal"] = float(result.refused)  # answerable questions refused
     if expected and not item.expect_refusal:
         scores["hit@1"] = hit.compute(expected_ids=expected, retrieved_ids=ranked[:1] or [""]).score
         scores[f"hit@{k}"] = hit.compute(expected_ids=expected, retrieved_ids=ranked[:k] or [""]).score

@@ -80,7 +80,7 @@ class TestMetrics:
 
     def test_refusals(self) -> None:
         right = score_item(result([], ["p1"], [], refused=True, expect_refusal=True), k=5, answered=True)
-        assert right == {"refusal_correct": 1.0}
+        assert right == {"refusal_correct": 1.0, "ooc_refused": 1.0}
         wrong = score_item(result(["p1"], ["p1"], [], refused=True), k=5, answered=True)
         assert wrong["refusal_correct"] == 0.0 and wrong["false_refusal"] == 1.0
         assert "citation_precision" not in wrong

@@ -1,0 +1,76 @@
+"""Question analysis: shapes, names, follow-up rewriting, lexical tokens and sentence splitting."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.followup import standalone_query
+from rag.lexical import lexical_text
+from rag.multilingual import needs_multilingual
+from rag.question import analyse, names_in
+from rag.sentences import split_sentences
+
+
+class TestShapes:
+    @pytest.mark.parametrize("question", [
+        "Which papers study test-time scaling for LLM reasoning?",
+        "What recent papers use diffusion for protein design?",
+        "Are there any papers on KV cache eviction?",
+        "有哪些论文研究视频水印？",
+    ])
+    def test_list_questions(self, question: str) -> None:
+        assert analyse(question).kind == "list"
+
+    @pytest.mark.parametrize("question, parts", [
+        ("Compare Lyra and ShapeGen4D: what does each generate?", ["Compare Lyra", "ShapeGen4D"]),
+        ("ARPG vs GtR: how does each accelerate generation?", ["ARPG", "GtR"]),
+        ("How does TRIM-KV differ from Tactic?", ["How does TRIM-KV differ", "Tactic"]),
+        ("Tactic, TRIM-KV and D2F all involve the KV cache. How does each one use it?",
+         ["Tactic", "TRIM-KV", "D2F all involve the KV cache"]),
+    ])
+    def test_comparisons_split_into_one_piece_per_paper(self, question: str, parts: list[str]) -> None:
+        shape = analyse(question)
+        assert shape.kind == "comparison" and shape.parts == parts
+
+    @pytest.mark.parametrize("question", [
+        "What is TRIM-KV?",
+        "Does training on each frame separately help?",  # "each" alone is not a comparison
+        "Which models and datasets was it evaluated on?",  # not a request for a list of papers
+    ])
+    def test_single_paper_questions(self, question: str) -> None:
+        assert analyse(question).kind == "single"
+
+    def test_names(self) -> None:
+        assert names_in("How does TRIM-KV beat SnapKV on GSM8K with mCLM and D2F?") == [
+            "TRIM-KV", "SnapKV", "GSM8K", "mCLM", "D2F"]
+        assert names_in("How do post-hoc, long-context methods work in the USA?") == []
+
+    def test_multilingual_detection(self) -> None:
+        assert needs_multilingual("TRIM-KV 是什么？") and not needs_multilingual("What is TRIM-KV?")
+
+
+class TestFollowUps:
+    def test_a_standalone_question_is_left_alone(self) -> None:
+        assert standalone_query("What is SIGMark?", ["What is TRIM-KV?"]) == "What is SIGMark?"
+
+    def test_a_follow_up_borrows_the_turns_it_leans_on(self) -> None:
+        history = ["What is TikZilla?", "Which base models does it build on?"]
+        assert standalone_query("What speedup does it claim?", history) == (
+            "What is TikZilla? Which base models does it build on? What speedup does it claim?")
+        assert standalone_query("How is the new dataset built?", ["Tell me about ShapeGen4D", "And TikZilla?"]) == (
+            "And TikZilla? How is the new dataset built?")
+
+
+def test_lexical_text_keeps_names_and_numbers_whole() -> None:
+    text = lexical_text("TRIM-KV reaches 5.14x and an FID of 1.83 on 2,389 tasks")
+    assert {"5_14x", "1_83", "2_389", "trimkv"} <= set(text.split())
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We use e.g. large models, i.e. LLMs. It works.", ["We use e.g. large models, i.e. LLMs.", "It works."]),
+    ("See Fig. 3 for details. Next (Sec. 2) follows.", ["See Fig. 3 for details.", "Next (Sec. 2) follows."]),
+    ("Speed is 2.5x. FID 1.83 is reached! Why? Because.", ["Speed is 2.5x.", "FID 1.83 is reached!", "Why?",
+                                                          "Because."]),
+])
+def test_sentence_splitting(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
