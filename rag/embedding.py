@@ -42,13 +42,11 @@ def model_identity(name: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _load(name: str, batch_size: int, threads: int) -> HuggingFaceEmbedding:
+def _load(name: str, batch_size: int) -> HuggingFaceEmbedding:
     apply_offline_env()
-    import torch
     from llama_index.embeddings.huggingface import HuggingFaceEmbedding
     from transformers.utils import logging as transformers_logging
 
-    torch.set_num_threads(threads)
     # Quiet: no weight-loading bar, and no warning when the chunker counts a whole abstract's tokens.
     transformers_logging.set_verbosity_error()
     transformers_logging.disable_progress_bar()
@@ -58,8 +56,13 @@ def _load(name: str, batch_size: int, threads: int) -> HuggingFaceEmbedding:
     )
 
 
-def load_embedder(settings: Settings) -> HuggingFaceEmbedding:
-    return _load(settings.embed_model, settings.embed_batch_size, settings.threads)
+def load_embedder(settings: Settings, threads: int | None = None) -> HuggingFaceEmbedding:
+    """The shared model; ``threads`` (default: the ingest setting) applies to the calls that follow."""
+    import torch
+
+    embedder = _load(settings.embed_model, settings.embed_batch_size)
+    torch.set_num_threads(threads or settings.threads)
+    return embedder
 
 
 def wordpiece_tokenizer(settings: Settings):

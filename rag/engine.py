@@ -10,7 +10,6 @@ from rag.settings import Settings, apply_offline_env
 from rag.types import Answer, Paper
 
 BACKENDS = ("extractive",)
-DISTINCTIVE_NAME_PAPERS = 3
 
 
 class Engine:
@@ -98,9 +97,8 @@ class Engine:
             ranked = retriever.search(query, depth, vector=vector)
         hits = ranked[:top_k]
         retrieved = time.perf_counter()
-        # Names in only a few papers identify them ("TRIM-KV"); common ones ("ImageNet") do not.
-        distinctive = [n for n in shape.names if 0 < retriever.papers_mentioning(n) <= DISTINCTIVE_NAME_PAPERS]
-        evidence = gather_evidence(query, vector, hits, retriever.sentences, distinctive, shape.multilingual)
+        evidence = gather_evidence(query, vector, hits, retriever.sentences, retriever.distinctive_names(query),
+                                   shape.multilingual)
         decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names))
         answer = extractive_answer(question, evidence, decision, self.settings)
         done = time.perf_counter()

@@ -10,14 +10,17 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from rag.lexical import lexical_text
 from rag.query import keyword_query
 from rag.settings import Settings
-from rag.store import IndexStore
+from rag.store import IndexStore, get_all
 from rag.types import Hit, Paper
+
+DISTINCTIVE_NAME_PAPERS = 3  # a name found in at most this many papers identifies them
 
 
 def _bm25_retriever(papers: list[Paper], settings: Settings, top_k: int):
@@ -73,7 +76,7 @@ class SentenceIndex:
     def load(cls, store: IndexStore, kind: str = "sentences") -> SentenceIndex:
         import numpy as np
 
-        rows = store.collection(kind).get(include=["embeddings", "documents", "metadatas"])
+        rows = get_all(store.collection(kind), ["embeddings", "documents", "metadatas"])
         paper_ids = [m["paper_id"] for m in rows["metadatas"]]
         rows_of: dict[str, list[int]] = {}
         for i, paper_id in enumerate(paper_ids):
@@ -97,18 +100,21 @@ class HybridRetriever:
 
         self.settings = settings
         self.papers: dict[str, Paper] = {pid: s.paper for pid, s in store.stored_papers().items()}
-        self.embedder = load_embedder(settings)
+        self.embedder = load_embedder(settings, threads=settings.query_threads)
         index = VectorStoreIndex.from_vector_store(ChromaVectorStore(chroma_collection=store.chunks()),
                                                    embed_model=self.embedder)
         self.dense = index.as_retriever(similarity_top_k=settings.candidates)
         self.bm25 = _bm25_retriever(list(self.papers.values()), settings, settings.candidates)
         self.sentences = SentenceIndex.load(store)
         self.titles = SentenceIndex.load(store, "titles")  # multilingual-e5 vectors, for non-English questions
-        self._mention_counts: dict[str, int] = {}
+        self._mentions: dict[str, list[str]] = {}
+        self.title_names = _title_names(self.papers.values())
 
     def embed_query(self, query: str) -> Any:
         import numpy as np
+        import torch
 
+        torch.set_num_threads(self.settings.query_threads)  # an ingest in this process may have changed it
         return np.asarray(self.embedder.get_query_embedding(query), dtype=np.float32)
 
     def _dense_chunks(self, query: str, vector: Any) -> dict[str, _Ranked]:
@@ -160,6 +166,13 @@ class HybridRetriever:
         for name, view in views.items():
             for paper_id, seen in view.items():
                 fused[paper_id] = fused.get(paper_id, 0.0) + weights[name] / (self.settings.rrf_k + seen.rank + 1)
+        # Exact-name matching: papers containing a name the question asks about ("TRIM-KV", "D2F") come
+        # first, more names before fewer. A small embedding model blurs such tokens; the user does not.
+        for name in self.distinctive_names(query):
+            for paper_id in self.papers_mentioning(name):
+                fused[paper_id] = fused.get(paper_id, 0.0) + 1.0
+        for paper_id in self.named_in_title(query):
+            fused[paper_id] = fused.get(paper_id, 0.0) + 1.0
         order = sorted(fused, key=lambda pid: fused[pid], reverse=True)[:top_k]
         return [Hit(paper=self.papers[pid], score=fused[pid],
                     dense_score=_score(views["dense"], pid), bm25_score=_score(views["bm25"], pid),
@@ -179,13 +192,44 @@ class HybridRetriever:
         rest = [h for h in self.search(question, top_k + len(winners), vector) if h.paper.paper_id not in taken]
         return (winners + rest)[: max(top_k, len(winners))]
 
-    def papers_mentioning(self, name: str) -> int:
-        """How many indexed papers contain the name (cached): a name in a handful of papers identifies them."""
+    def papers_mentioning(self, name: str) -> list[str]:
+        """Ids of the indexed papers that contain the name (cached)."""
         from rag.evidence import mentions
 
-        if name not in self._mention_counts:
-            self._mention_counts[name] = sum(mentions(p, name) for p in self.papers.values())
-        return self._mention_counts[name]
+        if name not in self._mentions:
+            self._mentions[name] = [pid for pid, p in self.papers.items() if mentions(p, name)]
+        return self._mentions[name]
+
+    def named_in_title(self, query: str) -> set[str]:
+        """Papers whose short title name ("Tactic: …", "Visual Jigsaw …:") the question uses as a name."""
+        words = re.findall(r"[\w\-]+", query)
+        found: set[str] = set()
+        for size in range(1, _TITLE_NAME_WORDS + 1):
+            for start in range(len(words) - size + 1):
+                phrase = words[start:start + size]
+                key = _squash(" ".join(phrase))
+                # A common word ("tactic") counts only when written as a name (capitalised).
+                if key in self.title_names and (phrase[0][:1].isupper() or not key.isalpha()):
+                    found.update(self.title_names[key])
+        return found
+
+    def distinctive_names(self, query: str) -> list[str]:
+        """Names in the question that only a handful of papers contain ("TRIM-KV", not "ImageNet")."""
+        from rag.question import names_in
+
+        return [n for n in names_in(query) if 0 < len(self.papers_mentioning(n)) <= DISTINCTIVE_NAME_PAPERS]
+
+    def unknown_words(self, query: str) -> list[str]:
+        """Topic words of the question that no indexed paper contains at all (``monsoon``, ``sourdough``)."""
+        import bm25s
+
+        words = [w for w in keyword_query(query).split() if w.isalpha() and len(w) >= 4]
+        if not words:
+            return []
+        stems = bm25s.tokenize(" ".join(words), stopwords="en", stemmer=self.bm25.stemmer, return_ids=False,
+                               show_progress=False)[0]
+        return [w for w, stem in zip(words, stems) if stem not in self.bm25.bm25.vocab_dict] if len(stems) == len(
+            words) else []
 
     def missing_names(self, names: list[str]) -> list[str]:
         """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
@@ -200,6 +244,23 @@ class HybridRetriever:
             if tokens and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts):
                 missing.append(name)
         return missing
+
+
+_TITLE_NAME_WORDS = 4
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def _title_names(papers: Any) -> dict[str, list[str]]:
+    """Short names that titles give their method before a colon: "SIGMark: Scalable …" → sigmark."""
+    names: dict[str, list[str]] = {}
+    for paper in papers:
+        head, colon, _ = paper.display_title.partition(":")
+        if colon and 0 < len(head.split()) <= _TITLE_NAME_WORDS and len(_squash(head)) >= 2:
+            names.setdefault(_squash(head), []).append(paper.paper_id)
+    return names
 
 
 def _by_paper(scored: Any) -> dict[str, _Ranked]:

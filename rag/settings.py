@@ -42,7 +42,9 @@ class Settings(BaseSettings):
     chunk_size: int = Field(200, ge=32, le=250, description="Max word pieces per chunk (MiniLM reads 256)")
     chunk_overlap: int = Field(40, ge=0, le=120)
     embed_batch_size: int = Field(32, ge=1)
-    threads: int = Field(2, ge=1, description="torch threads for embedding")
+    threads: int = Field(2, ge=1, description="torch threads for embedding at ingest")
+    # One thread per question: torch with two threads collapses (20 → 200+ ms) when anything else holds a core.
+    query_threads: int = Field(1, ge=1, description="torch threads for embedding a question")
 
     # Retrieval.
     top_k: int = Field(5, ge=1, le=50, description="Papers returned as sources")

@@ -66,6 +66,25 @@ def open_client(settings: Settings):
     return chromadb.PersistentClient(path=str(settings.index_dir), settings=chroma_settings)
 
 
+# Rows fetched per request: Chroma's embedded SQLite refuses a get() of ~33k+ rows at once ("too many
+# SQL variables"), and the 4,302-paper corpus has ~34k sentences.
+PAGE = 5000
+
+
+def get_all(collection: Any, include: list[str], where: dict | None = None) -> dict[str, list]:
+    """Every row of a collection (optionally filtered), fetched page by page."""
+    merged: dict[str, list] = {"ids": [], **{key: [] for key in include}}
+    offset = 0
+    while True:
+        page = collection.get(include=include, where=where, limit=PAGE, offset=offset)
+        for key in merged:
+            values = page[key]
+            merged[key].extend(values if values is not None else [])
+        if len(page["ids"]) < PAGE:
+            return merged
+        offset += PAGE
+
+
 class IndexStore:
     """Reads the live generation and writes new ones. Knows Chroma; nothing else does."""
 
@@ -138,7 +157,7 @@ class IndexStore:
     def stored_papers(self) -> dict[str, StoredPaper]:
         if self.manifest() is None:
             return {}
-        rows = self.papers_collection().get(include=["metadatas"])
+        rows = get_all(self.papers_collection(), ["metadatas"])
         return {
             pid: StoredPaper(Paper.from_json(json.loads(meta["paper_json"])), meta["record_hash"], meta["embed_hash"])
             for pid, meta in zip(rows["ids"], rows["metadatas"])
@@ -148,7 +167,7 @@ class IndexStore:
         """Stored chunk or sentence rows (id, embedding, document, metadata) of the given papers, in order."""
         if not paper_ids or self.manifest() is None or not self.has_kind(kind):
             return {}
-        rows = self.collection(kind).get(include=["embeddings", "documents", "metadatas"])
+        rows = get_all(self.collection(kind), ["embeddings", "documents", "metadatas"])
         grouped: dict[str, list[tuple[str, list[float], str, dict]]] = {}
         for row in zip(rows["ids"], rows["embeddings"], rows["documents"], rows["metadatas"]):
             paper_id = row[3].get("paper_id")
