@@ -49,10 +49,11 @@ class Settings(BaseSettings):
     # Retrieval.
     top_k: int = Field(5, ge=1, le=50, description="Papers returned as sources")
     candidates: int = Field(40, ge=5, description="Chunks fetched from each retriever before fusion")
-    rrf_k: int = Field(60, ge=1, description="Reciprocal-rank-fusion constant (Cormack et al. 2009)")
-    weight_bm25: float = Field(1.0, ge=0, description="Fusion weight of the BM25 ranking")
+    # Fusion constants and weights chosen on BEIR SciFact qrels/train.tsv only (`rag bench scifact`).
+    rrf_k: int = Field(10, ge=1, description="Reciprocal-rank-fusion constant (Cormack et al. 2009)")
+    weight_bm25: float = Field(1.5, ge=0, description="Fusion weight of the BM25 ranking")
     weight_dense: float = Field(1.0, ge=0, description="Fusion weight of the dense chunk ranking")
-    weight_sentence: float = Field(1.0, ge=0, description="Fusion weight of the dense sentence ranking")
+    weight_sentence: float = Field(0.5, ge=0, description="Fusion weight of the dense sentence ranking")
     weight_multilingual: float = Field(2.0, ge=0, description="Fusion weight of multilingual titles (non-English)")
     bm25_k1: float = Field(1.5, gt=0)
     bm25_b: float = Field(0.75, ge=0, le=1)
