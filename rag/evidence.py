@@ -8,7 +8,6 @@ model blurs).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rag.query import content_words
@@ -20,8 +19,9 @@ LEXICAL_WEIGHT = 0.25
 
 def mentions(paper: Paper, name: str) -> bool:
     """Whether the paper's title or abstract contains the name, ignoring case and hyphens."""
-    squash = re.compile(r"[^0-9a-z]+")
-    return squash.sub("", name.lower()) in squash.sub("", f"{paper.title} {paper.search_text}".lower())
+    from rag.retrieve import _squash
+
+    return _squash(name) in _squash(f"{paper.title} {paper.search_text}")
 
 
 def gather_evidence(question: str, vector: Any, hits: list[Hit], sentences: Any,
