@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import RagError
+from rag.metrics import percentile
 from rag.settings import Settings
 
 DEFAULT_QUESTIONS = (
@@ -29,14 +30,6 @@ DEFAULT_QUESTIONS = (
     "Which benchmark evaluates research agents on replicating papers?",
     "What is the capital of France?",
 )
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def _table(rows: list[tuple[str, ...]]) -> str:
