@@ -25,7 +25,6 @@ DISTINCTIVE_NAME_PAPERS = 3  # a name found in at most this many papers identifi
 
 def _bm25_retriever(papers: list[Paper], settings: Settings, top_k: int):
     import bm25s
-    import numpy as np
     import Stemmer
     from llama_index.core.schema import NodeWithScore, TextNode
     from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_metadata_dict
@@ -58,7 +57,6 @@ def _bm25_retriever(papers: list[Paper], settings: Settings, top_k: int):
     bm25.index(bm25s.tokenize([n.text for n in nodes], stopwords="en", stemmer=stemmer, show_progress=False),
                show_progress=False)
     bm25.corpus = [node_to_metadata_dict(n) | {"node_id": n.node_id} for n in nodes]
-    np.seterr(divide="ignore")
     return StringQueryBM25Retriever(existing_bm25=bm25, stemmer=stemmer, similarity_top_k=min(top_k, len(nodes)))
 
 

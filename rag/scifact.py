@@ -63,7 +63,10 @@ def _ranked_only(view: dict[str, Any]) -> list[str]:
 
 
 def bench_scifact(settings: Settings, data: Path, work: Path, out: Path | None = None) -> dict[str, Any]:
+    import numpy as np
+
     from rag.index import ingest
+    from rag.query import keyword_query
     from rag.retrieve import HybridRetriever, _bm25_retriever, _by_paper
     from rag.store import IndexStore
 
@@ -77,8 +80,6 @@ def bench_scifact(settings: Settings, data: Path, work: Path, out: Path | None =
     texts = [queries[q] for q in wanted]
     vectors = retriever.embedder.get_query_embedding_batch(texts) if hasattr(
         retriever.embedder, "get_query_embedding_batch") else [retriever.embed_query(t) for t in texts]
-    import numpy as np
-
     views = {q: retriever.rankings(queries[q], np.asarray(v, dtype=np.float32)) for q, v in zip(wanted, vectors)}
 
     # BM25 k1/b: chosen on train.
@@ -86,8 +87,6 @@ def bench_scifact(settings: Settings, data: Path, work: Path, out: Path | None =
     bm25_scores: dict[tuple[float, float], dict[str, float]] = {}
     for k1, b in BM25_PARAMS:
         bm25 = _bm25_retriever(papers, bench_settings.with_overrides(bm25_k1=k1, bm25_b=b), DEPTH)
-        from rag.query import keyword_query
-
         bm25_views = {q: _by_paper((r.node.node_id, float(r.score)) for r in bm25.retrieve(keyword_query(queries[q])))
                       for q in wanted}
         scores = {split: ndcg_recall({q: _ranked_only(bm25_views[q]) for q in qrels}, qrels)[0]
