@@ -218,18 +218,6 @@ class HybridRetriever:
 
         return [n for n in names_in(query) if 0 < len(self.papers_mentioning(n)) <= DISTINCTIVE_NAME_PAPERS]
 
-    def unknown_words(self, query: str) -> list[str]:
-        """Topic words of the question that no indexed paper contains at all (``monsoon``, ``sourdough``)."""
-        import bm25s
-
-        words = [w for w in keyword_query(query).split() if w.isalpha() and len(w) >= 4]
-        if not words:
-            return []
-        stems = bm25s.tokenize(" ".join(words), stopwords="en", stemmer=self.bm25.stemmer, return_ids=False,
-                               show_progress=False)[0]
-        return [w for w, stem in zip(words, stems) if stem not in self.bm25.bm25.vocab_dict] if len(stems) == len(
-            words) else []
-
     def missing_names(self, names: list[str]) -> list[str]:
         """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
         import bm25s
