@@ -97,8 +97,9 @@ class Engine:
             ranked = retriever.search(query, depth, vector=vector)
         hits = ranked[:top_k]
         retrieved = time.perf_counter()
-        evidence = gather_evidence(query, vector, hits, retriever.sentences, retriever.distinctive_names(query),
-                                   shape.multilingual)
+        # The retriever already knows which papers contain each name: reuse its cached lookups.
+        named_papers = {n: retriever.papers_mentioning(n) for n in retriever.distinctive_names(query)}
+        evidence = gather_evidence(query, vector, hits, retriever.sentences, named_papers, shape.multilingual)
         decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names))
         answer = extractive_answer(question, evidence, decision, self.settings)
         done = time.perf_counter()

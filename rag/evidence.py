@@ -11,23 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from rag.query import content_words
-from rag.types import Evidence, EvidenceSentence, Hit, Paper
+from rag.types import Evidence, EvidenceSentence, Hit
 
 # Weight of word overlap against cosine similarity in a sentence's score.
 LEXICAL_WEIGHT = 0.25
 
 
-def mentions(paper: Paper, name: str) -> bool:
-    """Whether the paper's title or abstract contains the name, ignoring case and hyphens."""
-    from rag.retrieve import _squash
-
-    return _squash(name) in _squash(f"{paper.title} {paper.search_text}")
-
-
 def gather_evidence(question: str, vector: Any, hits: list[Hit], sentences: Any,
-                    names: list[str] | None = None, multilingual: bool = False) -> list[Evidence]:
+                    named_papers: dict[str, list[str]] | None = None, multilingual: bool = False) -> list[Evidence]:
     """``vector``: the question's embedding; ``sentences``: the retriever's ``SentenceIndex``;
-    ``names``: name-like tokens of the question (a paper that contains one is on topic);
+    ``named_papers``: each distinctive name of the question → the papers that contain it (on topic);
     ``multilingual``: score with multilingual-e5 (embedding the retrieved papers' sentences now)."""
     wanted = content_words(question)
     cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
@@ -45,7 +38,7 @@ def gather_evidence(question: str, vector: Any, hits: list[Hit], sentences: Any,
                 score = (1 - LEXICAL_WEIGHT) * score + LEXICAL_WEIGHT * overlap
             scored.append(EvidenceSentence(text, score, sentences.positions[row]))
         scored.sort(key=lambda s: s.score, reverse=True)
-        named = [n for n in names or [] if mentions(hit.paper, n)]
+        named = [n for n, ids in (named_papers or {}).items() if hit.paper.paper_id in ids]
         evidence.append(Evidence(hit=hit, sentences=scored, names_found=named))
     return evidence
 
