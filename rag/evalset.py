@@ -10,7 +10,8 @@ from typing import Any
 from rag.errors import InputError
 from rag.types import Paper
 
-_KNOWN_KEYS = {"id", "question", "history", "expect_papers", "expect_refusal", "expect_answer_contains", "category"}
+_KNOWN_KEYS = {"id", "question", "history", "expect_papers", "also_relevant", "expect_refusal",
+               "expect_answer_contains", "category"}
 
 
 @dataclass
@@ -19,10 +20,14 @@ class EvalItem:
     question: str
     history: list[str] = field(default_factory=list)
     expect_papers: list[str] = field(default_factory=list)  # as written: ids or title substrings
+    # Paper ids also judged relevant in a larger corpus (pooled judgments for broad "which papers…"
+    # questions); they count as relevant when the evaluated index holds them and are ignored otherwise.
+    also_relevant: list[str] = field(default_factory=list)
     expect_refusal: bool = False
     expect_answer_contains: list[str] = field(default_factory=list)
     category: str = ""
     expected_ids: list[str] = field(default_factory=list)  # resolved against the index
+    relevant_ids: list[str] = field(default_factory=list)  # expected_ids + also_relevant present in the index
 
 
 def _strings(value: Any, name: str, where: str, path: Path, line: int | None) -> list[str]:
@@ -53,6 +58,7 @@ def _item(raw: Any, path: Path, where: str, line: int | None) -> EvalItem:
         question=question.strip(),
         history=_strings(raw.get("history"), "history", where, path, line),
         expect_papers=_strings(raw.get("expect_papers"), "expect_papers", where, path, line),
+        also_relevant=_strings(raw.get("also_relevant"), "also_relevant", where, path, line),
         expect_refusal=expect_refusal,
         expect_answer_contains=_strings(raw.get("expect_answer_contains"), "expect_answer_contains", where,
                                         path, line),
@@ -99,7 +105,10 @@ def load_items(path: Path) -> list[EvalItem]:
 
 
 def resolve_expectations(items: list[EvalItem], papers: list[Paper], path: Path) -> None:
-    """Map each expected paper (an id, or a case-insensitive title substring) to exactly one paper id."""
+    """Map each expected paper (an id, or a case-insensitive title substring) to exactly one paper id.
+
+    ``also_relevant`` ids are kept only when the index holds them: a question judged against the
+    4,302 corpus stays valid on the seeds alone."""
     ids = {p.paper_id for p in papers}
     for item in items:
         item.expected_ids = []
@@ -113,3 +122,5 @@ def resolve_expectations(items: list[EvalItem], papers: list[Paper], path: Path)
                 raise InputError(path, f"item {item.id}: expected paper {wanted!r} {problem}",
                                  "Use the paper id or a longer title substring")
             item.expected_ids.append(matches[0])
+        extra = [pid for pid in item.also_relevant if pid in ids and pid not in item.expected_ids]
+        item.relevant_ids = item.expected_ids + extra

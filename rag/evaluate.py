@@ -49,6 +49,8 @@ def markdown_report(results: list[ItemResult], summary: dict[str, float], k: int
             lines.append(f"| {name} | {_fmt(summary[name])} | {int(summary[name + '.n'])} |")
     lines.append(f"| latency p50 / p95 ms | {summary['latency_p50_ms']:.0f} / {summary['latency_p95_ms']:.0f} "
                  f"| {int(summary['items'])} |")
+    lines += ["", f"recall@{k} and citation recall are over multi-paper items, capped at min({k}, #relevant); "
+              "relevant = expect_papers plus any also_relevant papers the index holds."]
     categories = by_category(results)
     if len(categories) > 1:
         shown = [n for n in ("hit@1", f"hit@{k}", f"recall@{k}", "refusal_correct", "citation_precision")
@@ -62,7 +64,7 @@ def markdown_report(results: list[ItemResult], summary: dict[str, float], k: int
     if misses:
         lines += ["", "## Misses (hit@1 = 0 or wrong refusal decision)", ""]
         for r in misses:
-            lines.append(f"- `{r.item.id}` {r.item.question} — expected {r.item.expected_ids or 'refusal'}, "
+            lines.append(f"- `{r.item.id}` {r.item.question} — expected {r.item.relevant_ids or r.item.expected_ids or 'refusal'}, "
                          f"got {r.ranked_paper_ids[:3]}{' (refused)' if r.refused else ''}")
     return "\n".join(lines) + "\n"
 

@@ -30,7 +30,9 @@ class ItemResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.item.id, "question": self.item.question, "category": self.item.category,
-            "expected_paper_ids": self.item.expected_ids, "expect_refusal": self.item.expect_refusal,
+            "expected_paper_ids": self.item.expected_ids,
+            "relevant_paper_ids": self.item.relevant_ids or self.item.expected_ids,
+            "expect_refusal": self.item.expect_refusal,
             "ranked_paper_ids": self.ranked_paper_ids, "cited_paper_ids": self.cited_paper_ids,
             "refused": self.refused, "answer": self.answer, "latency_ms": round(self.latency_ms, 1),
             "scores": self.scores,
@@ -41,7 +43,10 @@ def score_item(result: ItemResult, k: int, answered: bool) -> dict[str, float]:
     """The metrics that apply to this item (others are absent, not zero)."""
     hit, mrr, recall, _ = _ranking_metrics()
     item, ranked = result.item, result.ranked_paper_ids
-    expected = item.expected_ids
+    expected = item.relevant_ids or item.expected_ids
+    # Recall is capped at min(k, #relevant) (BEIR's R_cap@k): a broad list question may have more
+    # relevant papers in a large corpus than fit in the top k.
+    cap = min(k, len(expected))
     scores: dict[str, float] = {"refusal_correct": float(result.refused == item.expect_refusal)}
     if item.expect_refusal:
         scores["ooc_refused"] = float(result.refused)  # out-of-corpus questions refused
@@ -52,10 +57,11 @@ def score_item(result: ItemResult, k: int, answered: bool) -> dict[str, float]:
         scores[f"hit@{k}"] = hit.compute(expected_ids=expected, retrieved_ids=ranked[:k] or [""]).score
         scores["mrr"] = mrr.compute(expected_ids=expected, retrieved_ids=ranked or [""]).score
         if len(expected) > 1:
-            scores[f"recall@{k}"] = recall.compute(expected_ids=expected, retrieved_ids=ranked[:k] or [""]).score
+            found = recall.compute(expected_ids=expected, retrieved_ids=ranked[:k] or [""]).score
+            scores[f"recall@{k}"] = found * len(expected) / cap
         if answered and not result.refused:
             cited = set(result.cited_paper_ids)
-            scores["citation_recall"] = len(cited & set(expected)) / len(expected)
+            scores["citation_recall"] = min(1.0, len(cited & set(expected)) / cap)
             if cited:
                 scores["citation_precision"] = len(cited & set(expected)) / len(cited)
     if answered and item.expect_answer_contains:

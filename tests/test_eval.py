@@ -36,6 +36,11 @@ class TestQuestionFiles:
         resolve_expectations(items, PAPERS, tmp_path / "q.yaml")
         assert items[0].expected_ids == ["p2", "p3"]
 
+    def test_also_relevant_counts_only_papers_the_index_holds(self, tmp_path: Path) -> None:
+        items = [EvalItem(id="a", question="q", expect_papers=["p1"], also_relevant=["p3", "not-indexed"])]
+        resolve_expectations(items, PAPERS, tmp_path / "q.yaml")
+        assert items[0].expected_ids == ["p1"] and items[0].relevant_ids == ["p1", "p3"]
+
     @pytest.mark.parametrize("wanted, problem", [("alpha", "matches 2 papers"), ("Delta", "matches no indexed paper")])
     def test_ambiguous_or_unknown_expectation_is_an_error(self, tmp_path: Path, wanted: str, problem: str) -> None:
         with pytest.raises(InputError, match=f"item a: expected paper '{wanted}' {problem}"):
@@ -65,6 +70,13 @@ def result(expected: list[str], ranked: list[str], cited: list[str], refused: bo
 
 
 class TestMetrics:
+    def test_recall_is_capped_at_k_when_more_papers_are_relevant(self) -> None:
+        relevant = [f"r{i}" for i in range(8)]
+        scores = score_item(result(relevant, ["r0", "x", "r1", "r2", "r3", "r4"], ["r0", "r1", "r5"]), k=5,
+                            answered=True)
+        assert scores["recall@5"] == pytest.approx(4 / 5)  # 4 of the 5 places hold relevant papers
+        assert scores["citation_recall"] == pytest.approx(3 / 5)
+
     def test_single_paper_item(self) -> None:
         scores = score_item(result(["p2"], ["p1", "p2", "p3"], ["p2", "p1"]), k=5, answered=True)
         assert scores["hit@1"] == 0.0 and scores["hit@5"] == 1.0 and scores["mrr"] == pytest.approx(0.5)
