@@ -6,7 +6,7 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 from __future__ import annotations
 
 from rag.decide import Decision
-from rag.prompts import REFUSAL, REFUSAL_MISSING_NAMES
+from rag.prompts import REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_UNKNOWN_WORDS
 from rag.settings import Settings
 from rag.types import Answer, Citation, Evidence, Source
 
@@ -18,6 +18,8 @@ def sources_for(evidence: list[Evidence]) -> list[Source]:
 def refusal_text(decision: Decision) -> str:
     if decision.missing_names:
         return REFUSAL_MISSING_NAMES.format(names=", ".join(f"“{n}”" for n in decision.missing_names))
+    if decision.unknown_words:
+        return REFUSAL_UNKNOWN_WORDS.format(words=", ".join(f"“{w}”" for w in decision.unknown_words))
     return REFUSAL
 
 

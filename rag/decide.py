@@ -23,12 +23,17 @@ class Decision:
     chosen: list[tuple[int, Evidence]] = field(default_factory=list)  # (source number n, evidence)
     sentences_per_paper: int = 2
     missing_names: list[str] = field(default_factory=list)  # named things no abstract mentions
+    unknown_words: list[str] = field(default_factory=list)  # topic words no abstract of a large index has
 
 
 def decide(shape: QuestionShape, evidence: list[Evidence], settings: Settings,
-           missing_names: list[str] | None = None) -> Decision:
+           missing_names: list[str] | None = None, unknown_words: list[str] | None = None) -> Decision:
     if missing_names:
         return Decision(refused=True, missing_names=list(missing_names))
+    # A word absent from thousands of abstracts ("monsoon") marks a topic the corpus lacks, unless the
+    # question also names something a retrieved paper contains (then the odd word is incidental).
+    if unknown_words and not any(e.names_found for e in evidence):
+        return Decision(refused=True, unknown_words=list(unknown_words))
     top = max((e.best_score for e in evidence), default=0.0)
     # A paper containing a name the question asks about is on topic however the question is phrased.
     floor = settings.min_evidence_multilingual if shape.multilingual else settings.min_evidence

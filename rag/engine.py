@@ -100,7 +100,9 @@ class Engine:
         # The retriever already knows which papers contain each name: reuse its cached lookups.
         named_papers = {n: retriever.papers_mentioning(n) for n in retriever.distinctive_names(query)}
         evidence = gather_evidence(query, vector, hits, retriever.sentences, named_papers, shape.multilingual)
-        decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names))
+        large = len(retriever.papers) >= self.settings.unknown_word_min_papers > 0
+        unknown = retriever.unknown_words(query) if large and not shape.multilingual else []
+        decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names), unknown)
         answer = extractive_answer(question, evidence, decision, self.settings)
         done = time.perf_counter()
         answer.backend = backend

@@ -218,19 +218,30 @@ class HybridRetriever:
 
         return [n for n in names_in(query) if 0 < len(self.papers_mentioning(n)) <= DISTINCTIVE_NAME_PAPERS]
 
-    def missing_names(self, names: list[str]) -> list[str]:
-        """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
+    def _tokens(self, text: str) -> list[str]:
         import bm25s
 
+        return bm25s.tokenize(lexical_text(text), stopwords="en", stemmer=self.bm25.stemmer,
+                              return_ids=False, show_progress=False)[0]
+
+    def missing_names(self, names: list[str]) -> list[str]:
+        """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
         vocabulary = self.bm25.bm25.vocab_dict
         missing = []
         for name in names:
-            tokens = bm25s.tokenize(lexical_text(name), stopwords="en", stemmer=self.bm25.stemmer,
-                                    return_ids=False, show_progress=False)[0]
+            tokens = self._tokens(name)
             whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
             if tokens and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts):
                 missing.append(name)
         return missing
+
+    def unknown_words(self, query: str) -> list[str]:
+        """The question's topic words (``monsoon``) that no indexed paper contains, even stemmed."""
+        from rag.query import content_words
+
+        vocabulary = self.bm25.bm25.vocab_dict
+        return sorted(w for w in content_words(query)
+                      if w.isalpha() and (tokens := self._tokens(w)) and not any(t in vocabulary for t in tokens))
 
 
 _TITLE_NAME_WORDS = 4

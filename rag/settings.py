@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     max_answer_papers: int = Field(3, ge=1, description="Papers quoted in an extractive answer")
     min_list_evidence: float = Field(0.45, description="Weakest best-sentence score of a paper in a list answer")
     max_list_papers: int = Field(10, ge=1, description="Most papers a list answer returns")
+    unknown_word_min_papers: int = Field(
+        1000, ge=0, description="Refuse a question using a word that no abstract contains once the index holds "
+        "this many papers (absence means little in a small index); 0 turns the rule off")
     sentences_per_paper: int = Field(2, ge=1)
 
     def with_overrides(self, **overrides: object) -> Settings:

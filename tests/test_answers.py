@@ -9,6 +9,7 @@ import pytest
 from rag.corpus import load_corpus
 from rag.prompts import REFUSAL
 from rag.query import keyword_query
+from rag.settings import Settings
 from rag.sentences import split_sentences
 
 from conftest import SEEDS
@@ -100,6 +101,18 @@ class TestQuestionShapes:
     def test_a_name_no_abstract_mentions_is_refused_by_name(self, engine) -> None:
         answer = engine.ask("What is the HyperQuokka optimizer?")
         assert answer.refused and "HyperQuokka" in answer.text and answer.citations == []
+
+    def test_a_topic_word_no_abstract_has_is_refused_only_in_a_large_index(self, seed_index) -> None:
+        from rag.engine import Engine
+
+        question = "Which paper forecasts monsoon rainfall over India with deep learning?"
+        small = Engine(Settings(index_dir=seed_index)).ask(question)  # 36 papers: absence says little
+        assert "monsoon" not in small.text
+        as_if_large = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1)).ask(question)
+        assert as_if_large.refused and "“monsoon”" in as_if_large.text and as_if_large.citations == []
+        named = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1)).ask(
+            "Does TRIM-KV help with monsoon forecasting?")  # a found name keeps the question answerable
+        assert not named.refused and named.citations[0].paper_id == "qCaq3jGb0S"
 
     def test_a_comparison_cites_every_compared_paper(self, engine) -> None:
         answer = engine.ask("Compare TRIM-KV and Tactic: how does each decide which tokens matter?")
