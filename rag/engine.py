@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from rag.errors import IndexMissingError, RagError
 from rag.settings import Settings, apply_offline_env
-from rag.types import Answer, Paper
-
-BACKENDS = ("extractive",)
+from rag.types import Answer, Paper, StreamEvent
 
 
 class Engine:
@@ -65,48 +65,121 @@ class Engine:
         self._ready()
         return self._retriever.search(question, top_k or self.settings.top_k)
 
-    def ask(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
-            backend: str | None = None, rank_depth: int = 0) -> Answer:
-        """A cited answer. ``history``: earlier user turns, for follow-ups. ``rank_depth``: how many ranked
-        paper ids to keep in ``answer.ranked_paper_ids`` (at least ``top_k``)."""
-        from rag.answer import extractive_answer
+    def prepare(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
+                rank_depth: int = 0, carried: list[str] | None = None, paper_ids: list[str] | None = None,
+                compare_ids: list[str] | None = None, query: str | None = None):
+        """Retrieval, evidence and the refuse-or-answer decision: everything but the wording.
+
+        ``history``: earlier user turns; ``carried``: papers cited in the last turn, kept in the sources of a
+        follow-up that refers back; ``paper_ids``: search only these papers; ``compare_ids``: compare exactly
+        these papers; ``query``: a standalone rewrite of a follow-up (else a deterministic one is made)."""
         from rag.decide import decide
         from rag.evidence import gather_evidence
-        from rag.followup import standalone_query
-        from rag.question import analyse
+        from rag.followup import refers_back, standalone_query
+        from rag.generate import Prepared
+        from rag.question import analyse, comparison_parts, wants_comparison
 
         question = question.strip()
         if not question:
             raise RagError("the question is empty; ask something about the indexed papers")
-        backend = backend or self.settings.backend
-        if backend not in BACKENDS:
-            raise RagError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
         top_k = top_k or self.settings.top_k
         started = time.perf_counter()
-        query = standalone_query(question, history or [])
+        query = query or standalone_query(question, history or [])
         shape = analyse(query)
         self._ready()
         retriever = self._retriever
         vector = retriever.embed_query(query)
+        follow_up = bool(carried and history and refers_back(question))
+        if follow_up and shape.kind != "comparison" and wants_comparison(question):
+            # "How does it differ from Tactic?": the last answer's papers against what this turn names.
+            titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
+            parts = titles + comparison_parts(question)
+            if len(parts) >= 2:
+                shape.kind, shape.parts = "comparison", parts
         if shape.kind == "list":  # as many papers as pass the relevance cut, not a fixed k
             top_k = max(top_k, self.settings.max_list_papers)
         depth = max(top_k, rank_depth)
-        if shape.kind == "comparison":
+        only = set(paper_ids) if paper_ids else None
+        if compare_ids:
+            ranked = _comparison_hits(retriever, compare_ids)
+            shape.kind = "comparison"
+            top_k = max(top_k, len(ranked))
+        elif shape.kind == "comparison" and only is None:
             ranked = retriever.search_comparison(query, shape.parts, depth, vector=vector)
         else:
-            ranked = retriever.search(query, depth, vector=vector)
+            ranked = retriever.search(query, depth, vector=vector, only=only)
+        if follow_up:
+            ranked = _pin(retriever, ranked, carried)
         hits = ranked[:top_k]
-        retrieved = time.perf_counter()
         # The retriever already knows which papers contain each name: reuse its cached lookups.
         named_papers = {n: retriever.papers_mentioning(n) for n in retriever.distinctive_names(query)}
         evidence = gather_evidence(query, vector, hits, retriever.sentences, named_papers, shape.multilingual)
+        if shape.kind == "comparison":  # each compared paper's sentences ranked for its own piece of the question
+            for i, item in enumerate(evidence):
+                if item.hit.part is not None and not shape.multilingual:
+                    own = f"{item.hit.part} {question}"
+                    evidence[i] = gather_evidence(own, retriever.embed_query(own), [item.hit], retriever.sentences,
+                                                  named_papers)[0]
         large = len(retriever.papers) >= self.settings.unknown_word_min_papers > 0
-        unknown = retriever.unknown_words(query) if large and not shape.multilingual else []
+        unknown = retriever.unknown_words(query) if large and not shape.multilingual and not compare_ids else []
         decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names), unknown)
-        answer = extractive_answer(question, evidence, decision, self.settings)
-        done = time.perf_counter()
-        answer.backend = backend
-        answer.ranked_paper_ids = [h.paper.paper_id for h in ranked]
-        answer.timings_ms = {"retrieve": (retrieved - started) * 1000, "answer": (done - retrieved) * 1000,
-                             "total": (done - started) * 1000}
-        return answer
+        retrieve_ms = (time.perf_counter() - started) * 1000
+        return Prepared(question, query, shape, evidence, decision, [h.paper.paper_id for h in ranked],
+                        started, retrieve_ms)
+
+    def stream(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
+               backend: Any = None, rank_depth: int = 0, carried: list[str] | None = None,
+               paper_ids: list[str] | None = None, compare_ids: list[str] | None = None) -> Iterator[StreamEvent]:
+        """The answer as events: ``sources`` first (before any token), then ``token`` pieces, then ``done``
+        with the checked ``Answer``. Front ends render tokens live and replace them with the final text."""
+        from rag.answer import sources_for
+        from rag.generate import generate
+        from rag.llm import make_backend
+
+        backend = backend or self.settings.backend
+        if isinstance(backend, str):
+            llm = make_backend(backend, self.settings)  # fails fast (unknown name, model not fetched)
+        else:  # an LLMBackend object (tests, embedding applications)
+            llm, backend = backend, backend.name
+        query = None
+        if llm is not None and history and self.settings.llm_rewrite_followups:
+            from rag.followup import llm_rewrite
+
+            query = llm_rewrite(llm, question, history, self.settings)
+        prepared = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
+                                paper_ids=paper_ids, compare_ids=compare_ids, query=query)
+        yield StreamEvent("sources", sources=sources_for(prepared.evidence), refused=prepared.decision.refused)
+        yield from generate(prepared, llm, backend, self.settings, self._retriever.sentences, self._embed_texts)
+
+    def ask(self, question: str, **options) -> Answer:
+        """A cited answer (``stream`` run to the end); the same options as ``stream``."""
+        for event in self.stream(question, **options):
+            if event.kind == "done":
+                return event.answer
+        raise RagError("the answer stream ended without an answer")  # unreachable: generate always ends so
+
+    def _embed_texts(self, texts: list[str]):
+        import numpy as np
+
+        vectors = np.asarray(self._retriever.embedder.get_text_embedding_batch(texts), dtype=np.float32)
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def _pin(retriever, ranked: list, carried: list[str]) -> list:
+    """A follow-up that refers back keeps the papers the last answer cited at the top of its sources."""
+    from rag.types import Hit
+
+    top = ranked[0].score if ranked else 1.0
+    pinned = [next((h for h in ranked if h.paper.paper_id == pid), None) or Hit(retriever.papers[pid], top)
+              for pid in carried if pid in retriever.papers]
+    ids = {h.paper.paper_id for h in pinned}
+    return pinned + [h for h in ranked if h.paper.paper_id not in ids]
+
+
+def _comparison_hits(retriever, compare_ids: list[str]) -> list:
+    from rag.types import Hit
+
+    missing = [pid for pid in compare_ids if pid not in retriever.papers]
+    if missing:
+        raise RagError(f"unknown paper id(s) to compare: {', '.join(missing)}; see `rag papers`")
+    return [Hit(retriever.papers[pid], 1.0, part=retriever.papers[pid].title) for pid in compare_ids]

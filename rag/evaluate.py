@@ -13,7 +13,8 @@ from rag.metrics import ItemResult, aggregate, by_category, score_item
 RANK_DEPTH = 10
 
 _HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "citation_recall",
-             "refusal_correct", "ooc_refused", "false_refusal", "answer_contains")
+             "refusal_correct", "ooc_refused", "false_refusal", "answer_contains", "supported_share",
+             "llm_answer_kept")
 
 
 def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
@@ -25,14 +26,21 @@ def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_onl
     resolve_expectations(items, engine.papers(), path)
     results = []
     for item in tqdm(items, desc="questions", unit="q", disable=not progress):
-        answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=RANK_DEPTH)
+        answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=RANK_DEPTH,
+                            backend="extractive" if retrieval_only else None)
         result = ItemResult(
             item=item, ranked_paper_ids=answer.ranked_paper_ids,
             cited_paper_ids=[] if retrieval_only else [c.paper_id for c in answer.citations],
             refused=answer.refused, answer="" if retrieval_only else answer.text,
             latency_ms=answer.timings_ms["retrieve"] if retrieval_only else answer.timings_ms["total"],
+            first_token_ms=answer.timings_ms.get("first_token", 0.0),
         )
         result.scores = score_item(result, k, answered=not retrieval_only)
+        if not retrieval_only and not answer.refused:
+            if answer.total_sentences:
+                result.scores["supported_share"] = answer.supported_sentences / answer.total_sentences
+            if answer.backend != "extractive":  # the model's own answer survived the citation check
+                result.scores["llm_answer_kept"] = float(not answer.notice)
         results.append(result)
     return results, aggregate(results)
 
@@ -49,6 +57,9 @@ def markdown_report(results: list[ItemResult], summary: dict[str, float], k: int
             lines.append(f"| {name} | {_fmt(summary[name])} | {int(summary[name + '.n'])} |")
     lines.append(f"| latency p50 / p95 ms | {summary['latency_p50_ms']:.0f} / {summary['latency_p95_ms']:.0f} "
                  f"| {int(summary['items'])} |")
+    if summary.get("first_token_p50_ms"):
+        lines.append(f"| first token p50 / p95 ms | {summary['first_token_p50_ms']:.0f} / "
+                     f"{summary['first_token_p95_ms']:.0f} | {int(summary['items'])} |")
     lines += ["", f"recall@{k} and citation recall are over multi-paper items, capped at min({k}, #relevant); "
               "relevant = expect_papers plus any also_relevant papers the index holds."]
     categories = by_category(results)

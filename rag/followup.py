@@ -36,3 +36,31 @@ def standalone_query(question: str, history: list[str]) -> str:
         if not refers_back(turn):
             break
     return " ".join([*context, question])
+
+
+_REWRITE_TOKENS = 60
+
+
+def llm_rewrite(llm, question: str, history: list[str], settings) -> str | None:
+    """A follow-up rewritten by the LLM into a standalone question, or None to use the deterministic one.
+
+    Only questions that lean on the conversation are rewritten. A small model's rewrite is accepted only if
+    it is a single short line that keeps the question's own topic words (so it cannot change the subject);
+    it is then joined to the deterministic rewrite, so retrieval keeps the earlier turn's names too."""
+    from rag import prompts
+    from rag.llm import Message
+
+    if not refers_back(question):
+        return None
+    turns = "\n".join(f"User: {turn}" for turn in history[-3:])
+    messages = [Message("system", prompts.REWRITE_SYSTEM),
+                Message("user", prompts.REWRITE_USER.format(history=turns, question=question))]
+    try:
+        text = "".join(llm.stream(messages, _REWRITE_TOKENS)).strip().strip('"')
+    except Exception:  # a failed rewrite is not worth failing the question: the fallback is deterministic
+        return None
+    line = text.splitlines()[0].strip() if text else ""
+    own = content_words(question)
+    if not line or len(line) > 300 or (own and not own & content_words(line)):
+        return None
+    return f"{line} {standalone_query(question, history)}"

@@ -25,6 +25,7 @@ class ItemResult:
     refused: bool
     answer: str
     latency_ms: float
+    first_token_ms: float = 0.0
     scores: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -35,6 +36,7 @@ class ItemResult:
             "expect_refusal": self.item.expect_refusal,
             "ranked_paper_ids": self.ranked_paper_ids, "cited_paper_ids": self.cited_paper_ids,
             "refused": self.refused, "answer": self.answer, "latency_ms": round(self.latency_ms, 1),
+            "first_token_ms": round(self.first_token_ms, 1),
             "scores": self.scores,
         }
 
@@ -90,6 +92,10 @@ def aggregate(results: list[ItemResult]) -> dict[str, float]:
     latencies = [r.latency_ms for r in results]
     summary["latency_p50_ms"] = statistics.median(latencies) if latencies else 0.0
     summary["latency_p95_ms"] = percentile(latencies, 95)
+    first = [r.first_token_ms for r in results if r.first_token_ms]
+    if first:
+        summary["first_token_p50_ms"] = statistics.median(first)
+        summary["first_token_p95_ms"] = percentile(first, 95)
     return summary
 
 

@@ -7,3 +7,30 @@ REFUSAL_MISSING_NAMES = "I could not find {names} in the indexed ICLR 2026 abstr
 # When the question uses a topic word that no abstract of a large index contains ("monsoon").
 REFUSAL_UNKNOWN_WORDS = ("None of the indexed ICLR 2026 abstracts mentions {words}, so I cannot answer that "
                          "(check the spelling, or try another word).")
+# When an LLM answer could not be checked against the sources well enough.
+FALLBACK_NOTE = "(The {backend} answer did not hold up against the sources, so these are the sources' own sentences.)"
+# When a backend failed outright.
+BACKEND_FAILED_NOTE = "({reason}; these are the sources' own sentences.)"
+
+# Evidence-first answering: the model sees a few numbered evidence sentences per paper, not abstracts.
+ANSWER_SYSTEM = (
+    "You answer questions about ICLR 2026 papers using ONLY the numbered sources below the question. "
+    "Write 2 to 4 short sentences in English. End every sentence with the number of the source it comes "
+    "from, like [1] or [2]. Never use facts, numbers or names that are not in the sources. "
+    "If the sources do not answer the question, say so in one sentence.")
+COMPARISON_SYSTEM = (
+    "You compare ICLR 2026 papers using ONLY the numbered sources below the question. "
+    "Write one or two short sentences per paper, naming the paper, and end every sentence with its source "
+    "number like [1]. Never use facts or numbers that are not in the sources.")
+LIST_SYSTEM = (
+    "You list ICLR 2026 papers relevant to a question using ONLY the numbered sources. "
+    "Write one short sentence per relevant source saying what it does, ending with its number like [1].")
+ANSWER_USER = "Question: {question}\n\nSources:\n{sources}\n\nAnswer (cite [n] after every sentence):"
+SOURCE_BLOCK = "[{n}] {title}\n{sentences}"
+
+# Follow-up rewriting (only when an LLM is configured; a deterministic rewrite is the fallback).
+REWRITE_SYSTEM = (
+    "Rewrite the user's last question so that it can be understood without the conversation. "
+    "Replace pronouns like 'it' or 'they' with the paper or method they refer to. "
+    "Reply with the rewritten question only.")
+REWRITE_USER = "Conversation:\n{history}\n\nLast question: {question}\n\nRewritten question:"

@@ -67,6 +67,10 @@ def comparison_parts(question: str) -> list[str]:
     return parts[:MAX_PARTS]
 
 
+def wants_comparison(question: str) -> bool:
+    return bool(_COMPARE.search(question))
+
+
 def analyse(question: str) -> QuestionShape:
     shape = QuestionShape(kind="single", names=names_in(question), multilingual=needs_multilingual(question))
     if _COMPARE.search(question) or (_COMPARE_WEAK.search(question) and len(shape.names) >= 2):

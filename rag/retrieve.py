@@ -151,7 +151,9 @@ class HybridRetriever:
             views["titles"] = self._multilingual_titles(query)
         return views
 
-    def search(self, query: str, top_k: int | None = None, vector: Any | None = None) -> list[Hit]:
+    def search(self, query: str, top_k: int | None = None, vector: Any | None = None,
+               only: set[str] | None = None) -> list[Hit]:
+        """The best ``top_k`` papers; ``only``: restrict to these paper ids (a chat scoped to picked papers)."""
         top_k = top_k or self.settings.top_k
         views = self.rankings(query, vector)
         weights = {"bm25": self.settings.weight_bm25, "dense": self.settings.weight_dense,
@@ -173,6 +175,8 @@ class HybridRetriever:
                 fused[paper_id] = fused.get(paper_id, 0.0) + 1.0
         for paper_id in self.named_in_title(query):
             fused[paper_id] = fused.get(paper_id, 0.0) + 1.0
+        if only is not None:
+            fused = {pid: fused.get(pid, 0.0) for pid in only if pid in self.papers}
         order = sorted(fused, key=lambda pid: fused[pid], reverse=True)[:top_k]
         return [Hit(paper=self.papers[pid], score=fused[pid],
                     dense_score=_score(views["dense"], pid), bm25_score=_score(views["bm25"], pid),

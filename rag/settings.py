@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     bm25_b: float = Field(0.75, ge=0, le=1)
 
     # Answering.
-    backend: str = Field("extractive", description="Answer backend")
+    backend: str = Field("local", description="Answer backend: local | openai | ollama | extractive")
     min_evidence: float = Field(0.35, description="Best sentence similarity below which the answer is a refusal")
     min_evidence_multilingual: float = Field(0.80, description="The same for non-English questions (e5 scale)")
     min_sentence: float = Field(0.30, description="Weakest sentence similarity quoted in an extractive answer")
@@ -70,6 +70,26 @@ class Settings(BaseSettings):
         1000, ge=0, description="Refuse a question using a word that no abstract contains once the index holds "
         "this many papers (absence means little in a small index); 0 turns the rule off")
     sentences_per_paper: int = Field(2, ge=1)
+
+    # LLM backends (the model phrases; retrieval evidence decides and every citation is checked).
+    llm_model: str = Field("0.5b", pattern=r"^(0\.5b|1\.5b)$", description="Local model: 0.5b or 1.5b")
+    models_dir: Path = Field(Path.home() / ".cache" / "iclr-rag" / "models",
+                             description="Where `rag models fetch` puts the local model (outside git)")
+    llm_ctx: int = Field(4096, ge=512, description="Local model context window (tokens)")
+    llm_threads: int = Field(2, ge=1, description="Threads for the local model")
+    llm_max_tokens: int = Field(320, ge=16, description="Most tokens an LLM may write per answer")
+    llm_timeout: float = Field(60.0, gt=0, description="Seconds before a hosted backend counts as failed")
+    evidence_sentences: int = Field(3, ge=1, description="Evidence sentences per paper given to the LLM")
+    llm_rewrite_followups: bool = Field(True, description="Let the LLM rewrite follow-ups into standalone queries")
+    openai_base_url: str | None = Field(None, description="OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1")
+    openai_model: str = Field("gpt-4o-mini", description="Model name sent to the OpenAI-compatible server")
+    openai_api_key: str | None = Field(None, description="API key (else $OPENAI_API_KEY; 'none' for local servers)")
+    ollama_base_url: str = Field("http://127.0.0.1:11434", description="Ollama server")
+    ollama_model: str = Field("qwen2.5:1.5b-instruct", description="Ollama model name")
+    # Citation checking: an answer sentence is supported by a source when their similarity reaches this.
+    min_support: float = Field(0.55, ge=0, le=1, description="Weakest sentence-to-source support kept")
+    min_supported_share: float = Field(0.5, ge=0, le=1,
+                                       description="Below this share of supported sentences, answer extractively")
 
     def with_overrides(self, **overrides: object) -> Settings:
         """A copy with the CLI flags that were given (``None`` means 'not given')."""

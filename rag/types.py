@@ -183,6 +183,11 @@ class Answer:
     timings_ms: dict[str, float] = field(default_factory=dict)
     backend: str = "extractive"
     ranked_paper_ids: list[str] = field(default_factory=list)  # retrieval order, possibly deeper than sources
+    supported_sentences: int = 0  # answer sentences a cited source supports (all of them when extractive)
+    total_sentences: int = 0
+    notice: str = ""  # why the answer is not the backend's own (fallback), if it is not
+    query: str = ""  # what retrieval searched for (the standalone form of a follow-up)
+    evidence_sentences: dict[str, list[str]] = field(default_factory=dict)  # paper id → sentences quoted/supporting
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -192,4 +197,19 @@ class Answer:
             "citations": [c.to_json() for c in self.citations],
             "sources": [s.to_json() for s in self.sources],
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "backend": self.backend,
+            "supported_sentences": self.supported_sentences,
+            "total_sentences": self.total_sentences,
+            "notice": self.notice,
         }
+
+
+@dataclass
+class StreamEvent:
+    """What ``Engine.stream`` yields: ``sources`` (before any token), ``token`` pieces, then ``done``."""
+
+    kind: str  # "sources" | "token" | "done"
+    text: str = ""
+    sources: list[Source] = field(default_factory=list)
+    refused: bool = False  # with ``sources``: the evidence already decided to refuse
+    answer: Answer | None = None

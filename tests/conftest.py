@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import pytest
 from rag.settings import PROJECT_ROOT, Settings, apply_offline_env
 
 apply_offline_env()
+# Tests choose the LLM backend explicitly; everything else (and every `rag` subprocess) answers extractively.
+os.environ["RAG_BACKEND"] = "extractive"
 
 SEEDS = PROJECT_ROOT / "seeds"
 SHARED = PROJECT_ROOT.parent / "shared"

@@ -1,0 +1,79 @@
+"""Conversations: turns remembered so follow-ups work, for the terminal chat, scripts and the UI.
+
+Kept as a small list of turns rather than llama-index's ``ChatMemoryBuffer`` because a follow-up needs
+what each turn *cited* (paper ids), not just its text, and the buffer stores messages only.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from rag.types import Answer, StreamEvent
+
+
+@dataclass
+class Turn:
+    question: str
+    answer: Answer
+
+
+@dataclass
+class ChatSession:
+    engine: Any
+    backend: str | None = None
+    top_k: int | None = None
+    paper_ids: list[str] | None = None  # restrict the conversation to these papers
+    turns: list[Turn] = field(default_factory=list)
+
+    def stream(self, question: str, compare_ids: list[str] | None = None) -> Iterator[StreamEvent]:
+        """The engine's event stream for this turn, with the conversation so far as context."""
+        history = [t.question for t in self.turns]
+        last = self.turns[-1].answer if self.turns else None
+        carried = [c.paper_id for c in last.citations] if last and not last.refused else None
+        for event in self.engine.stream(question, history=history, top_k=self.top_k, backend=self.backend,
+                                        carried=carried, paper_ids=self.paper_ids, compare_ids=compare_ids):
+            if event.kind == "done":
+                self.turns.append(Turn(question, event.answer))
+            yield event
+
+    def ask(self, question: str) -> Answer:
+        for event in self.stream(question):
+            if event.kind == "done":
+                return event.answer
+        raise RuntimeError("the answer stream ended without an answer")
+
+
+def format_sources(answer_or_sources: Any, refused: bool = False) -> str:
+    sources = getattr(answer_or_sources, "sources", answer_or_sources)
+    if not sources:
+        return ""
+    head = "Closest papers (not used):" if refused else "Sources:"
+    return "\n".join([head] + [f"  [{s.rank}] {s.paper.title}  ({s.paper.paper_id}, score {s.score:.4f})"
+                               for s in sources])
+
+
+def print_streamed(events: Iterator[StreamEvent], out: TextIO | None = None) -> Answer:
+    """Sources first, then the answer as it is written; then the checked answer if checking changed it."""
+    out = out or sys.stdout
+    streamed: list[str] = []
+    answer = None
+    for event in events:
+        if event.kind == "sources" and event.sources:
+            print(format_sources(event.sources, event.refused) + "\n", file=out, flush=True)
+        elif event.kind == "token":
+            streamed.append(event.text)
+            print(event.text, end="", file=out, flush=True)
+        elif event.kind == "done":
+            answer = event.answer
+    assert answer is not None
+    written = "".join(streamed)
+    if " ".join(written.split()) != " ".join(answer.text.split()):
+        label = "Checked against the sources" if not answer.notice else "Answer"
+        print(f"\n\n{label}:\n{answer.text}", file=out)
+    if answer.notice:
+        print(f"\n{answer.notice}", file=out)
+    print(file=out, flush=True)
+    return answer

@@ -1,0 +1,24 @@
+"""A small deterministic stand-in for an LLM backend: queued replies, streamed in word-sized pieces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rag.llm import Message
+
+
+class FakeLLM:
+    def __init__(self, *replies: str, fail: Exception | None = None, name: str = "fake") -> None:
+        self.replies = list(replies)
+        self.fail = fail
+        self.name = name
+        self.requests: list[list[Message]] = []
+
+    def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
+        self.requests.append(messages)
+        if self.fail is not None:
+            raise self.fail
+        reply = self.replies.pop(0) if self.replies else ""
+        words = reply.split(" ")
+        for i, word in enumerate(words):
+            yield word if i == len(words) - 1 else word + " "

@@ -1,0 +1,108 @@
+"""Hosted backends against a real local HTTP server speaking the OpenAI chat API (streamed SSE), and
+their failures: unreachable, too slow, garbage. Each must end in one line and the extractive answer."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from rag.engine import Engine
+from rag.settings import Settings
+
+QUESTION = "What is TRIM-KV?"
+GATE = "TRIM-KV learns the intrinsic importance of each token at creation time using a lightweight retention gate"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    mode = "ok"
+    reply = f"{GATE} [1]."
+    requests: list[dict] = []
+
+    def log_message(self, *args) -> None:  # keep pytest output clean
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append({"path": self.path, "body": body})
+        if self.mode == "slow":
+            time.sleep(5)
+        if self.mode == "garbage":
+            self._send(200, "text/html", b"<html>502 upstream gone</html>")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for i, word in enumerate(self.reply.split(" ")):
+            delta = {"role": "assistant", "content": ("" if i == 0 else " ") + word}
+            chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": body["model"],
+                     "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
+        self.wfile.write(b"data: [DONE]\n\n")
+
+    def _send(self, status: int, kind: str, data: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def server():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    _Handler.mode, _Handler.requests = "ok", []
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def engine_for(seed_index, url: str, timeout: float = 3.0) -> Engine:
+    return Engine(Settings(index_dir=seed_index, backend="openai", openai_base_url=url, openai_model="test-model",
+                           openai_api_key="none", llm_timeout=timeout))
+
+
+def test_openai_compatible_server_streams_a_checked_answer(seed_index, server) -> None:
+    engine = engine_for(seed_index, f"http://127.0.0.1:{server.server_port}/v1")
+    events = list(engine.stream(QUESTION))
+    answer = events[-1].answer
+    assert [e.kind for e in events][0] == "sources" and sum(e.kind == "token" for e in events) > 5
+    assert answer.backend == "openai" and answer.notice == ""
+    assert answer.text == f"{GATE}. [1]" and answer.citations[0].paper_id == "qCaq3jGb0S"
+    request = _Handler.requests[0]
+    assert request["path"] == "/v1/chat/completions" and request["body"]["model"] == "test-model"
+    assert request["body"]["stream"] is True and "[1] Cache What Lasts" in request["body"]["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize("mode, words", [("slow", "Timeout"), ("garbage", "returned no text")])
+def test_a_slow_or_garbled_server_gives_one_line_and_the_extractive_answer(seed_index, server, mode, words) -> None:
+    _Handler.mode = mode
+    engine = engine_for(seed_index, f"http://127.0.0.1:{server.server_port}/v1", timeout=1.0)
+    started = time.perf_counter()
+    answer = engine.ask(QUESTION)
+    assert time.perf_counter() - started < 4.5  # the 5 s server delay is cut off by the 1 s timeout
+    assert answer.citations[0].paper_id == "qCaq3jGb0S" and answer.notice and "\n" not in answer.notice
+    assert words.lower() in answer.notice.lower() or "did not hold up" in answer.notice
+
+
+def test_an_unreachable_server_gives_one_line_and_the_extractive_answer(seed_index) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    answer = engine_for(seed_index, f"http://127.0.0.1:{port}/v1").ask(QUESTION)
+    assert "openai" in answer.notice and "Connection" in answer.notice and "\n" not in answer.notice
+    assert answer.citations[0].paper_id == "qCaq3jGb0S"
+
+
+def test_openai_without_a_server_url_is_a_clear_error(seed_index) -> None:
+    from rag.errors import RagError
+
+    with pytest.raises(RagError, match="RAG_OPENAI_BASE_URL"):
+        Engine(Settings(index_dir=seed_index, backend="openai", openai_base_url=None)).ask(QUESTION)

@@ -1,0 +1,142 @@
+"""LLM answers with a fake backend (queued replies): citation checking, fallbacks, streaming, follow-ups,
+comparisons and scoping, all on the real seed index."""
+
+from __future__ import annotations
+
+import pytest
+from fakes import FakeLLM
+
+from rag.chat import ChatSession
+from rag.prompts import REFUSAL
+from rag.table import COLUMNS
+from rag.verify import markers
+
+TRIM_KV, TACTIC = "qCaq3jGb0S", "tJod11fK1A"
+QUESTION = "What is TRIM-KV?"
+GATE = "TRIM-KV learns the intrinsic importance of each token at creation time using a lightweight retention gate"
+
+
+def number_of(engine, paper_id: str, question: str = QUESTION) -> int:
+    prepared = engine.prepare(question)
+    return next(n for n, e in prepared.decision.chosen if e.hit.paper.paper_id == paper_id)
+
+
+class TestCitationChecking:
+    def test_a_supported_sentence_keeps_its_citation(self, engine) -> None:
+        n = number_of(engine, TRIM_KV)
+        answer = engine.ask(QUESTION, backend=FakeLLM(f"{GATE} [{n}]."))
+        assert answer.text == f"{GATE}. [{n}]" and [c.paper_id for c in answer.citations] == [TRIM_KV]
+        assert (answer.supported_sentences, answer.total_sentences) == (1, 1) and answer.notice == ""
+        assert answer.backend == "fake"
+
+    def test_a_missing_or_wrong_citation_is_replaced_by_the_supporting_source(self, engine) -> None:
+        n = number_of(engine, TRIM_KV)
+        for reply in (f"{GATE}.", f"{GATE} [{n + 7}].", f"{GATE} [{n + 1}]."):
+            answer = engine.ask(QUESTION, backend=FakeLLM(reply))
+            assert markers(answer.text) == [n] and answer.citations[0].paper_id == TRIM_KV
+
+    def test_an_unsupported_sentence_is_removed_and_counted(self, engine) -> None:
+        reply = f"{GATE} [1]. It was trained on LibriSpeech with 512 GPUs for three weeks [1]. Hello!"
+        answer = engine.ask(QUESTION, backend=FakeLLM(reply))
+        assert "LibriSpeech" not in answer.text and GATE in answer.text
+        assert (answer.supported_sentences, answer.total_sentences) == (1, 2)
+
+    def test_an_invented_number_is_not_supported(self, engine) -> None:
+        answer = engine.ask(QUESTION, backend=FakeLLM(f"{GATE}, giving a 37.5x speedup [1]."))
+        assert "37.5x" not in answer.text and answer.notice  # nothing survived: the extractive answer
+
+    def test_too_little_support_falls_back_to_the_extractive_answer(self, engine) -> None:
+        extractive = engine.ask(QUESTION, backend="extractive")
+        answer = engine.ask(QUESTION, backend=FakeLLM("Paris is the capital of France [1]. Cats purr when happy [2]."))
+        assert answer.text == extractive.text and "did not hold up" in answer.notice
+        assert answer.citations == extractive.citations
+
+    def test_every_citation_points_at_a_listed_source(self, engine) -> None:
+        answer = engine.ask(QUESTION, backend=FakeLLM(f"{GATE} [1][4][12]."))
+        listed = {s.rank for s in answer.sources}
+        assert set(markers(answer.text)) <= listed and {c.n for c in answer.citations} <= listed
+
+
+class TestDecisionsStayWithTheSystem:
+    def test_an_out_of_corpus_question_is_refused_without_asking_the_model(self, engine) -> None:
+        llm = FakeLLM("The capital of Australia is Canberra [1].")
+        answer = engine.ask("What is the capital city of Australia?", backend=llm)
+        assert answer.refused and answer.text == REFUSAL and llm.requests == []
+
+    def test_a_failing_backend_gives_one_line_and_the_extractive_answer(self, engine) -> None:
+        answer = engine.ask(QUESTION, backend=FakeLLM(fail=ConnectionError("connection refused")))
+        assert answer.citations[0].paper_id == TRIM_KV and not answer.refused
+        assert "connection refused" in answer.notice and "\n" not in answer.notice
+
+    def test_the_model_sees_evidence_sentences_not_whole_abstracts(self, engine) -> None:
+        llm = FakeLLM(f"{GATE} [1].")
+        engine.ask(QUESTION, backend=llm)
+        prompt = llm.requests[0][-1].content
+        assert "[1] Cache What Lasts" in prompt and prompt.count("\n- ") <= engine.settings.evidence_sentences * 3
+
+
+class TestStreaming:
+    def test_sources_come_before_the_first_token_and_the_checked_answer_last(self, engine) -> None:
+        events = list(engine.stream(QUESTION, backend=FakeLLM(f"{GATE} [1].")))
+        kinds = [e.kind for e in events]
+        assert kinds[0] == "sources" and kinds[-1] == "done" and kinds.count("token") > 3
+        assert events[0].sources[0].paper.paper_id == TRIM_KV
+        timings = events[-1].answer.timings_ms
+        assert timings["retrieve"] <= timings["first_token"] <= timings["total"]
+
+
+class TestConversations:
+    def test_a_follow_up_keeps_the_last_answers_papers(self, engine) -> None:
+        session = ChatSession(engine, backend="extractive")
+        session.ask("What is TRIM-KV?")
+        answer = session.ask("How does it differ from Tactic?")
+        cited = {c.paper_id for c in answer.citations}
+        assert {TRIM_KV, TACTIC} <= cited
+
+    def test_the_llm_rewrites_a_follow_up_into_a_standalone_query(self, engine) -> None:
+        llm = FakeLLM("What decode attention speedup does Tactic report?",
+                      "Tactic achieves up to 5.14x decode attention speedup [1].")
+        answer = engine.ask("What speedup does it report?", history=["Tell me about Tactic"], backend=llm)
+        assert "Rewrite" in llm.requests[0][0].content and "Tell me about Tactic" in llm.requests[0][1].content
+        assert answer.query.startswith("What decode attention speedup does Tactic report?")
+        assert answer.citations[0].paper_id == TACTIC and "5.14x" in answer.text
+
+    def test_a_rewrite_that_changes_the_subject_is_ignored(self, engine) -> None:
+        llm = FakeLLM("Who won the 2018 FIFA World Cup?", "Tactic achieves up to 5.14x decode attention speedup [1].")
+        answer = engine.ask("What speedup does it report?", history=["Tell me about Tactic"], backend=llm)
+        assert "FIFA" not in answer.query and answer.citations[0].paper_id == TACTIC
+
+
+class TestComparisons:
+    def test_a_comparison_ends_with_a_table_whose_cells_cite_the_compared_papers(self, engine) -> None:
+        question = "Compare TRIM-KV and Tactic"
+        prepared = engine.prepare(question)
+        numbers = {e.hit.paper.paper_id: n for n, e in prepared.decision.chosen}
+        reply = (f"TRIM-KV learns each token's intrinsic importance with a retention gate [{numbers[TRIM_KV]}]. "
+                 f"Tactic selects tokens by a target fraction of total attention scores [{numbers[TACTIC]}].")
+        answer = engine.ask(question, backend=FakeLLM(reply))
+        table = answer.text[answer.text.index("| paper |"):].splitlines()
+        assert table[0] == "| paper | " + " | ".join(COLUMNS) + " |" and len(table) == 4
+        for row in table[2:]:
+            n = markers(row.split("|")[1])[0]
+            cells = row.split("|")[2:5]
+            assert all(markers(c) == [n] or c.strip() == "not stated in the abstract" for c in cells)
+        assert {c.paper_id for c in answer.citations} == {TRIM_KV, TACTIC}
+
+    def test_picked_papers_are_compared_exactly(self, engine) -> None:
+        picked = ["tKyAD2LhnI", TACTIC]
+        answer = engine.ask("Compare these papers", compare_ids=picked, backend="extractive")
+        assert [s.paper.paper_id for s in answer.sources] == picked
+        assert {c.paper_id for c in answer.citations} == set(picked) and "| paper |" in answer.text
+
+    def test_a_chat_scoped_to_picked_papers_only_cites_them(self, engine) -> None:
+        picked = [TACTIC, "tKyAD2LhnI"]
+        answer = engine.ask("How do these methods reduce cost?", paper_ids=picked, backend="extractive")
+        assert {s.paper.paper_id for s in answer.sources} <= set(picked)
+
+    @pytest.mark.parametrize("bad", [["no-such-id"]])
+    def test_comparing_an_unknown_paper_is_a_clear_error(self, engine, bad: list[str]) -> None:
+        from rag.errors import RagError
+
+        with pytest.raises(RagError, match="unknown paper id"):
+            engine.ask("Compare", compare_ids=bad, backend="extractive")
