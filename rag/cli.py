@@ -72,7 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
                                "scifact-index", help="where the SciFact index is kept between runs")
     bench_questions = benches.add_parser("questions", help="question set: plain BM25 vs plain dense vs pipeline")
     bench_questions.add_argument("file", type=Path, metavar="FILE")
-    for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions):
+    bench_backends = benches.add_parser("backends", help="question set answered by each backend, side by side")
+    bench_backends.add_argument("file", type=Path, metavar="FILE")
+    bench_backends.add_argument("--backends", default="extractive,local-0.5b,local-1.5b,openai",
+                                help="comma-separated: extractive, local-0.5b, local-1.5b, openai, ollama "
+                                     "(openai without RAG_OPENAI_BASE_URL: llama.cpp's server on 127.0.0.1)")
+    for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions, bench_backends):
         sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")
         _common(sub)
 
@@ -81,6 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--json", action="store_true", help="one JSON object per turn (as rag ask --json)")
     _asking(chat)
     _common(chat)
+
+    serve = commands.add_parser("serve", help="start the browser chat (Gradio) on 127.0.0.1")
+    serve.add_argument("--host", dest="ui_host", metavar="ADDR", help="listen address (default 127.0.0.1)")
+    serve.add_argument("--port", dest="ui_port", type=int, metavar="N", help="port (default 7860)")
+    serve.add_argument("--backend", choices=["local", "openai", "ollama", "extractive"],
+                       help="default answer backend (default: $RAG_BACKEND, else local)")
+    serve.add_argument("--model", dest="llm_model", choices=["0.5b", "1.5b"], help="local model size")
+    _common(serve)
 
     models = commands.add_parser("models", help="the local LLM weights")
     models_cmd = models.add_subparsers(dest="models_command", required=True)
@@ -178,6 +191,18 @@ def _typed_turns(quiet: bool):
         yield question
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ui.app import serve
+
+    engine = _engine(args)
+    engine.settings = engine.settings.with_overrides(ui_host=args.ui_host, ui_port=args.ui_port)
+    built = engine.ensure_index()
+    if built is not None:
+        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}", file=sys.stderr)
+    serve(engine)
+    return 0
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     from rag.models import fetch_model, model_path
 
@@ -212,6 +237,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     settings = _engine(args).settings
     if args.bench == "ingest":
         bench.bench_ingest(settings, args.paths, out=args.out, keep_index=args.keep_index)
+    elif args.bench == "backends":
+        from rag.bench_backends import bench_backends
+
+        bench_backends(settings, args.file, [b.strip() for b in args.backends.split(",") if b.strip()], out=args.out)
     elif args.bench == "questions":
         bench.bench_questions(_engine(args), args.file, out=args.out)
     elif args.bench == "scifact":
@@ -227,7 +256,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench,
-            "eval": cmd_eval, "models": cmd_models}
+            "eval": cmd_eval, "models": cmd_models, "serve": cmd_serve}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ RANK_DEPTH = 10
 
 _HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "citation_recall",
              "refusal_correct", "ooc_refused", "false_refusal", "answer_contains", "supported_share",
-             "llm_answer_kept")
+             "llm_answer_kept", "tokens_per_s")
 
 
 def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
@@ -35,6 +35,8 @@ def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_onl
             latency_ms=answer.timings_ms["retrieve"] if retrieval_only else answer.timings_ms["total"],
             first_token_ms=answer.timings_ms.get("first_token", 0.0),
         )
+        if answer.tokens_per_s:
+            result.scores["tokens_per_s"] = answer.tokens_per_s
         result.scores = score_item(result, k, answered=not retrieval_only)
         if not retrieval_only and not answer.refused:
             if answer.total_sentences:

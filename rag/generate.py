@@ -38,11 +38,13 @@ class Prepared:
 
 def build_messages(prepared: Prepared, settings: Settings) -> list[Message]:
     """Evidence first: a few of each chosen paper's best sentences (abstract order), labelled [n]."""
+    # Fewer sentences per paper when there are more papers: the prompt's length is the time to first token.
+    per_paper = {"list": 1, "comparison": 2}.get(prepared.shape.kind, settings.evidence_sentences)
     blocks = []
     for n, item in prepared.decision.chosen:
-        best = sorted(item.sentences[: settings.evidence_sentences], key=lambda s: s.position)
-        lines = "\n".join(f"- {s.text}" for s in best)
-        blocks.append(prompts.SOURCE_BLOCK.format(n=n, title=item.hit.paper.display_title, sentences=lines))
+        best = sorted(item.sentences[:per_paper], key=lambda s: s.position)
+        text = " ".join(s.text for s in best)
+        blocks.append(prompts.SOURCE_BLOCK.format(n=n, title=item.hit.paper.display_title, sentences=text))
     system = {"comparison": prompts.COMPARISON_SYSTEM, "list": prompts.LIST_SYSTEM}.get(
         prepared.shape.kind, prompts.ANSWER_SYSTEM)
     user = prompts.ANSWER_USER.format(question=prepared.question, sources="\n\n".join(blocks))
@@ -69,13 +71,13 @@ def generate(prepared: Prepared, llm: LLMBackend | None, backend: str, settings:
     fallback = extractive_answer(prepared.question, prepared.evidence, decision, settings)
     # Each quoted sentence carries exactly one [n] marker, and a source supports its own sentence.
     fallback.total_sentences = fallback.supported_sentences = 0 if fallback.refused else fallback.text.count(" [")
-    answer, first_token = fallback, None
+    answer, first_token, last_token = fallback, None, None
+    pieces: list[str] = []
     if llm is not None and not decision.refused:
-        pieces: list[str] = []
         try:
             for piece in llm.stream(build_messages(prepared, settings), settings.llm_max_tokens):
-                if first_token is None:
-                    first_token = time.perf_counter()
+                last_token = time.perf_counter()
+                first_token = first_token or last_token
                 pieces.append(piece)
                 yield StreamEvent("token", text=piece)
         except Exception as exc:  # any backend failure: one line, then the extractive answer
@@ -98,6 +100,8 @@ def generate(prepared: Prepared, llm: LLMBackend | None, backend: str, settings:
     answer.query = prepared.query
     answer.ranked_paper_ids = prepared.ranked_paper_ids
     first = (first_token or done) - prepared.started
+    if first_token and last_token and last_token > first_token:  # stream pieces ≈ tokens
+        answer.tokens_per_s = (len(pieces) - 1) / (last_token - first_token)
     answer.timings_ms = {"retrieve": prepared.retrieve_ms, "first_token": first * 1000,
                          "answer": (done - prepared.started) * 1000 - prepared.retrieve_ms,
                          "total": (done - prepared.started) * 1000}

@@ -13,20 +13,20 @@ FALLBACK_NOTE = "(The {backend} answer did not hold up against the sources, so t
 BACKEND_FAILED_NOTE = "({reason}; these are the sources' own sentences.)"
 
 # Evidence-first answering: the model sees a few numbered evidence sentences per paper, not abstracts.
+# The question comes after the sources (small models attend best to what they read last).
 ANSWER_SYSTEM = (
-    "You answer questions about ICLR 2026 papers using ONLY the numbered sources below the question. "
-    "Write 2 to 4 short sentences in English. End every sentence with the number of the source it comes "
-    "from, like [1] or [2]. Never use facts, numbers or names that are not in the sources. "
-    "If the sources do not answer the question, say so in one sentence.")
+    "You answer questions about ICLR 2026 papers using ONLY the numbered sources. "
+    "Write 2 to 3 short sentences of plain prose. End every sentence with the number of the source it comes "
+    "from, like [1]. Never use facts, numbers or names that are not in the sources.")
 COMPARISON_SYSTEM = (
-    "You compare ICLR 2026 papers using ONLY the numbered sources below the question. "
-    "Write one or two short sentences per paper, naming the paper, and end every sentence with its source "
-    "number like [1]. Never use facts or numbers that are not in the sources.")
+    "You compare ICLR 2026 papers using ONLY the numbered sources. "
+    "Write one short sentence per paper saying what it does, naming the paper, and end every sentence with "
+    "its source number like [1]. Never use facts or numbers that are not in the sources.")
 LIST_SYSTEM = (
     "You list ICLR 2026 papers relevant to a question using ONLY the numbered sources. "
-    "Write one short sentence per relevant source saying what it does, ending with its number like [1].")
-ANSWER_USER = "Question: {question}\n\nSources:\n{sources}\n\nAnswer (cite [n] after every sentence):"
-SOURCE_BLOCK = "[{n}] {title}\n{sentences}"
+    "Write one line per relevant source: '- <what the paper does> [n]'.")
+ANSWER_USER = "Sources:\n{sources}\n\nQuestion: {question}\n\nAnswer with [n] citations:"
+SOURCE_BLOCK = "[{n}] {title}: {sentences}"
 
 # Follow-up rewriting (only when an LLM is configured; a deterministic rewrite is the fallback).
 REWRITE_SYSTEM = (

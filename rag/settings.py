@@ -87,9 +87,17 @@ class Settings(BaseSettings):
     ollama_base_url: str = Field("http://127.0.0.1:11434", description="Ollama server")
     ollama_model: str = Field("qwen2.5:1.5b-instruct", description="Ollama model name")
     # Citation checking: an answer sentence is supported by a source when their similarity reaches this.
-    min_support: float = Field(0.55, ge=0, le=1, description="Weakest sentence-to-source support kept")
+    min_support: float = Field(0.60, ge=0, le=1, description="Weakest sentence-to-source support kept")
     min_supported_share: float = Field(0.5, ge=0, le=1,
                                        description="Below this share of supported sentences, answer extractively")
+
+    # The browser chat (`rag serve`).
+    ui_host: str = Field("127.0.0.1", description="Address the chat listens on (loopback by default)")
+    ui_port: int = Field(7860, ge=1, le=65535)
+    ui_auth: str | None = Field(None, description="user:password login; required unless on loopback")
+    ui_concurrency: int = Field(4, ge=1, description="Questions answered at once (Gradio queue limit)")
+    ui_history_dir: Path = Field(Path.home() / ".local" / "share" / "iclr-rag" / "conversations",
+                                 description="Where chat conversations are kept across restarts")
 
     def with_overrides(self, **overrides: object) -> Settings:
         """A copy with the CLI flags that were given (``None`` means 'not given')."""

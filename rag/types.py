@@ -185,6 +185,7 @@ class Answer:
     ranked_paper_ids: list[str] = field(default_factory=list)  # retrieval order, possibly deeper than sources
     supported_sentences: int = 0  # answer sentences a cited source supports (all of them when extractive)
     total_sentences: int = 0
+    tokens_per_s: float = 0.0  # generation speed of an LLM backend (0 when extractive)
     notice: str = ""  # why the answer is not the backend's own (fallback), if it is not
     query: str = ""  # what retrieval searched for (the standalone form of a follow-up)
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)  # paper id → sentences quoted/supporting

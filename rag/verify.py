@@ -19,6 +19,10 @@ from rag.sentences import split_sentences
 from rag.types import Evidence
 
 LEXICAL_WEIGHT = 0.25
+# Share of a sentence's topic words (stemmed) that the source must contain: a sentence close in meaning
+# but made of words the source never uses ("covers model selection and deployment") is invented.
+MIN_COVERAGE = 0.5
+_MIN_OWN_WORDS = 3  # with fewer words of its own a sentence mostly restates the question: meaning decides
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PREFIX = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -32,6 +36,7 @@ class Checked:
     supported: int = 0
     total: int = 0  # sentences with at least a few words (greetings and fragments are not counted)
     removed: list[str] = field(default_factory=list)  # unsupported sentences, as written
+    support: list[tuple[str, float]] = field(default_factory=list)  # each counted sentence and its best support
     attached: int = 0  # citations added where the model left them out
     dropped: int = 0  # citations removed (pointing at no source, or at one that does not support it)
 
@@ -40,12 +45,22 @@ class Checked:
         return self.supported / self.total if self.total else 0.0
 
 
+def _stems(words: set[str]) -> set[str]:
+    import Stemmer  # PyStemmer, already used by BM25
+
+    return set(Stemmer.Stemmer("english").stemWords(sorted(words)))
+
+
 def markers(sentence: str) -> list[int]:
     return [int(n) for group in _MARKER.findall(sentence) for n in re.split(r"[,;]", group)]
 
 
 def strip_markers(sentence: str) -> str:
     return _MARKER.sub("", sentence).strip()
+
+
+def _bare(text: str) -> str:
+    return " ".join(text.lower().strip(" :.").split())
 
 
 def _numbers(text: str) -> set[str]:
@@ -76,13 +91,16 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
         for sentence in split_sentences(body):
             pieces.append((i, prefix.group(0) if prefix else "", sentence))
     plain = [strip_markers(s) for _, _, s in pieces]
-    counted = [len(p.split()) >= _MIN_WORDS for p in plain]
+    titles = {_bare(e.hit.paper.display_title) for _, e in numbered}
+    # Too short to claim anything, or a source's title echoed as a heading: neither counted nor kept.
+    counted = [len(p.split()) >= _MIN_WORDS and _bare(p) not in titles for p in plain]
     vectors = embed([p for p, ok in zip(plain, counted) if ok]) if any(counted) else []
     numbers = [n for n, _ in numbered]
     source_rows = [sentences.rows_of.get(e.hit.paper.paper_id, []) for _, e in numbered]
     source_text = [f"{e.hit.paper.title} {' '.join(sentences.texts[r] for r in rows)}".lower()
                    for (_, e), rows in zip(numbered, source_rows)]
-    source_words = [content_words(t) for t in source_text]
+    source_words = [_stems(content_words(t)) for t in source_text]
+    asked = _stems(content_words(question))
 
     checked = Checked(text="")
     out_lines: dict[int, list[str]] = {}
@@ -95,7 +113,8 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
             continue
         checked.total += 1
         vector = np.asarray(next(v))
-        words = content_words(text)
+        words = _stems(content_words(text))
+        own = words - asked  # words the question itself uses may be restated freely; the rest need the source
         figures = _numbers(text) - _numbers(question)
         support = []
         for rows, words_n, text_n in zip(source_rows, source_words, source_text):
@@ -104,7 +123,11 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
                 continue
             cosine = float(np.max(sentences.vectors[rows] @ vector))
             overlap = len(words & words_n) / len(words) if words else 0.0
-            support.append((1 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * overlap)
+            score = (1 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * overlap
+            coverage = len(own & words_n) / len(own) if own else 1.0
+            invented = len(own) >= _MIN_OWN_WORDS and coverage < MIN_COVERAGE
+            support.append(min(score, coverage) if invented else score)
+        checked.support.append((text, max(support, default=0.0)))
         kept = [n for n in dict.fromkeys(wanted) if n in numbers and support[numbers.index(n)] >= min_support]
         checked.dropped += len(set(wanted)) - len(kept)
         if not kept and support:

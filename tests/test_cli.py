@@ -52,11 +52,18 @@ class TestAsk:
         assert code == 0
         assert "[1]" in out and "Sources:" in out and "SIGMark: Scalable In-Generation Watermark" in out
 
-    def test_backend_flag_accepts_extractive_only(self, seed_index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def test_backend_flag_checks_its_value(self, seed_index: Path, capsys: pytest.CaptureFixture[str]) -> None:
         code, out, _ = run_cli(capsys, "ask", "--backend", "extractive", "--json", "--index", str(seed_index), "TRIM-KV")
-        assert code == 0 and json.loads(out)["citations"]
+        assert code == 0 and json.loads(out)["citations"] and json.loads(out)["backend"] == "extractive"
         with pytest.raises(SystemExit):
             main(["ask", "--backend", "gpt-9", "--index", str(seed_index), "TRIM-KV"])
+
+    def test_a_local_model_not_fetched_names_the_fetch_command(self, seed_index: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("RAG_MODELS_DIR", str(tmp_path / "no-models"))
+        code, _, err = run_cli(capsys, "ask", "--backend", "local", "--index", str(seed_index), "TRIM-KV")
+        assert code == 2 and "rag models fetch --model 0.5b" in err and "Traceback" not in err
 
     def test_empty_question_is_a_clear_error(self, seed_index: Path, capsys: pytest.CaptureFixture[str]) -> None:
         code, out, err = run_cli(capsys, "ask", "--index", str(seed_index), "  ")
@@ -119,6 +126,17 @@ class TestProcess:
         answer = json.loads(result.stdout)  # exactly one JSON document on stdout
         assert answer["citations"][0]["title"].startswith("VeriEquivBench")
         assert "built the index" in result.stderr
+
+    def test_chat_script_json_gives_one_object_per_turn_and_follows_up(self, seed_index: Path,
+                                                                       tmp_path: Path) -> None:
+        script = tmp_path / "turns.txt"
+        script.write_text("What is TRIM-KV?\n\nHow does it differ from Tactic?\n", encoding="utf-8")
+        result = self.run("chat", "--script", str(script), "--json", "--index", str(seed_index), env={})
+        assert result.returncode == 0, result.stderr
+        turns = [json.loads(line) for line in result.stdout.splitlines()]
+        assert [shape(t) for t in turns] == [golden("ask.shape.json")] * 2
+        assert turns[0]["citations"][0]["paper_id"] == "qCaq3jGb0S"
+        assert {"qCaq3jGb0S", "tJod11fK1A"} <= {c["paper_id"] for c in turns[1]["citations"]}
 
     def test_chat_answers_each_line(self, seed_index: Path) -> None:
         result = self.run("chat", "--index", str(seed_index), env={},

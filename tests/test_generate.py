@@ -140,3 +140,18 @@ class TestComparisons:
 
         with pytest.raises(RagError, match="unknown paper id"):
             engine.ask("Compare", compare_ids=bad, backend="extractive")
+
+
+@pytest.mark.slow
+def test_the_local_model_answers_with_checked_citations(engine) -> None:
+    """The real Qwen2.5-Coder-0.5B (fetched by `rag models fetch`, as the README's commands do)."""
+    from rag.models import default_models_dir, fetch_model
+
+    fetch_model(default_models_dir(), "0.5b", progress=False)  # instant when already fetched
+    events = list(engine.stream("What speedup does Tactic report?", backend="local"))
+    answer = events[-1].answer
+    assert events[0].kind == "sources" and sum(e.kind == "token" for e in events) > 3
+    assert answer.backend == "local" and not answer.refused
+    assert {c.paper_id for c in answer.citations} == {TACTIC}
+    assert set(markers(answer.text)) <= {s.rank for s in answer.sources}
+    assert 0 < answer.timings_ms["first_token"] < answer.timings_ms["total"]
