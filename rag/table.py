@@ -14,8 +14,9 @@ from rag.types import Evidence
 _CUES = {
     "problem": re.compile(r"\b(however|challeng\w*|limit\w*|suffer\w*|bottleneck\w*|costly|expensive|struggle\w*|"
                           r"fail\w*|lack\w*|problem|issue\w*|remain\w* (?:unclear|difficult|open)|difficult)\b", re.I),
-    "method": re.compile(r"\b(we (?:propose|introduce|present|develop|design)|this (?:paper|work) (?:proposes|introduces|"
-                         r"presents)|our (?:method|approach|framework)|propose\w*|introduce\w*)\b", re.I),
+    "method": re.compile(r"\b(we (?:propose|introduce|present|develop|design)|this (?:paper|work) "
+                         r"(?:proposes|introduces|presents)|our (?:method|approach|framework)|"
+                         r"propose\w*|introduce\w*)\b", re.I),
     "result": re.compile(r"(\d+(?:\.\d+)?\s*(?:x|×|%)|\b(?:outperform\w*|achiev\w*|improv\w*|speed\w*up|"
                          r"state-of-the-art|surpass\w*|reduc\w*|faster)\b)", re.I),
 }
@@ -50,7 +51,8 @@ def comparison_table(chosen: list[tuple[int, Evidence]]) -> str:
         if problem is None and evidence.sentences:  # the opening sentence usually states the problem
             first = min(evidence.sentences, key=lambda s: s.position)
             problem = first.text if first.position not in used else None
-        cells = [f"{_excerpt(text)} [{n}]" if text else "not stated in the abstract" for text in (problem, method, result)]
+        cells = [f"{_excerpt(text)} [{n}]" if text else "not stated in the abstract"
+                 for text in (problem, method, result)]
         title = evidence.hit.paper.display_title.replace("|", "/")
         short = title.split(":")[0] if ":" in title and len(title.split(":")[0]) <= 40 else title[:60]
         rows.append(f"| {short} [{n}] | " + " | ".join(cells) + " |")

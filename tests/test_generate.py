@@ -45,6 +45,11 @@ class TestCitationChecking:
         answer = engine.ask(QUESTION, backend=FakeLLM(f"{GATE}, giving a 37.5x speedup [1]."))
         assert "37.5x" not in answer.text and answer.notice  # nothing survived: the extractive answer
 
+    def test_a_fluent_sentence_in_words_the_source_never_uses_is_not_supported(self, engine) -> None:
+        invented = "TRIM-KV covers model selection, hyperparameter tuning, evaluation and deployment [1]."
+        answer = engine.ask(QUESTION, backend=FakeLLM(f"{GATE} [1]. {invented}"))
+        assert "deployment" not in answer.text and (answer.supported_sentences, answer.total_sentences) == (1, 2)
+
     def test_too_little_support_falls_back_to_the_extractive_answer(self, engine) -> None:
         extractive = engine.ask(QUESTION, backend="extractive")
         answer = engine.ask(QUESTION, backend=FakeLLM("Paris is the capital of France [1]. Cats purr when happy [2]."))
