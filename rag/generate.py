@@ -116,9 +116,15 @@ def _checked(prepared: Prepared, raw: str, backend: str, fallback: Answer, setti
         fallback.notice = prompts.FALLBACK_NOTE.format(backend=backend)
         return fallback
     by_n = dict(prepared.decision.chosen)
+    text = checked.text
+    if prepared.shape.kind == "list":  # every paper that passed the relevance cut is listed, cited or not
+        rest = [n for n, _ in prepared.decision.chosen if n not in checked.cited]
+        if rest:
+            text += "\n\nAlso relevant:\n" + "\n".join(f"- {by_n[n].hit.paper.display_title} [{n}]" for n in rest)
+            checked.cited += rest
     citations = [Citation(n=n, paper_id=by_n[n].hit.paper.paper_id, title=by_n[n].hit.paper.title)
                  for n in checked.cited]
-    answer = Answer(question=prepared.question, text=checked.text, refused=False, citations=citations,
+    answer = Answer(question=prepared.question, text=text, refused=False, citations=citations,
                     sources=fallback.sources, supported_sentences=checked.supported,
                     total_sentences=checked.total)
     answer.evidence_sentences = _quoted(prepared, checked.cited, settings)

@@ -59,6 +59,16 @@ def strip_markers(sentence: str) -> str:
     return _MARKER.sub("", sentence).strip()
 
 
+def _without_title(text: str, numbered: list[tuple[int, Evidence]]) -> str:
+    """"Tactic: Adaptive…: However, these methods…" → "However, these methods…": a title echoed as a lead-in."""
+    for _, item in numbered:
+        title = item.hit.paper.display_title
+        if text.lower().startswith(title.lower()) and text[len(title):].lstrip().startswith(":"):
+            rest = text[len(title):].lstrip()[1:].strip()
+            return rest[:1].upper() + rest[1:] if rest else text
+    return text
+
+
 def _bare(text: str) -> str:
     return " ".join(text.lower().strip(" :.").split())
 
@@ -90,7 +100,7 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
         body = _markers_inside(line[prefix.end():] if prefix else line)
         for sentence in split_sentences(body):
             pieces.append((i, prefix.group(0) if prefix else "", sentence))
-    plain = [strip_markers(s) for _, _, s in pieces]
+    plain = [_without_title(strip_markers(s), numbered) for _, _, s in pieces]
     titles = {_bare(e.hit.paper.display_title) for _, e in numbered}
     # Too short to claim anything, or a source's title echoed as a heading: neither counted nor kept.
     counted = [len(p.split()) >= _MIN_WORDS and _bare(p) not in titles for p in plain]

@@ -56,6 +56,19 @@ class TestCitationChecking:
         assert answer.text == extractive.text and "did not hold up" in answer.notice
         assert answer.citations == extractive.citations
 
+    def test_a_title_echoed_as_a_lead_in_is_dropped(self, engine) -> None:
+        reply = f"Cache What Lasts: Token Retention for Memory-Bounded KV Cache in LLMs: {GATE} [1]."
+        assert engine.ask(QUESTION, backend=FakeLLM(reply)).text == f"{GATE}. [1]"
+
+    def test_a_list_answer_names_every_paper_that_passed_the_cut(self, engine) -> None:
+        question = "Which papers are about the KV cache of long-context LLMs?"
+        prepared = engine.prepare(question)
+        first = prepared.decision.chosen[0]
+        reply = f"{first[1].sentences[0].text} [{first[0]}]"
+        answer = engine.ask(question, backend=FakeLLM(reply))
+        assert {c.n for c in answer.citations} == {n for n, _ in prepared.decision.chosen}
+        assert "Also relevant:" in answer.text
+
     def test_every_citation_points_at_a_listed_source(self, engine) -> None:
         answer = engine.ask(QUESTION, backend=FakeLLM(f"{GATE} [1][4][12]."))
         listed = {s.rank for s in answer.sources}
