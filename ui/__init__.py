@@ -1,1 +1,4 @@
-"""Gradio chat front end (arrives with the UI issue)."""
+"""The browser chat (``rag serve``): ``app`` (serve, build_app, handlers), ``layout`` (the page),
+``render`` (data → safe Markdown), ``history`` (saved conversations), ``conversations`` (open chats),
+``catalog`` (the paper list) and ``evaluation`` (the Evaluation tab). Only ``app``, ``layout`` and
+``evaluation`` import Gradio."""
