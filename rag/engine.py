@@ -60,6 +60,15 @@ class Engine:
             self._retriever = HybridRetriever(self.settings, self.store)
             self._generation = manifest["generation"]
 
+    def warm(self, backend: str | None = None) -> None:
+        """Load retrieval (models, BM25, sentence vectors) and the answer backend now, not on the first
+        question. A backend that cannot load (e.g. the local model is not fetched) raises its RagError."""
+        from rag.llm import make_backend
+
+        self._ready()
+        self._retriever.embed_query("warm up")
+        make_backend(backend or self.settings.backend, self.settings)
+
     def search(self, question: str, top_k: int | None = None):
         """The papers retrieval finds for a question, best first (no answer)."""
         self._ready()

@@ -18,7 +18,8 @@ _HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "cit
 
 
 def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
-             progress: bool = True) -> tuple[list[ItemResult], dict[str, float]]:
+             progress: bool = True, backend: str | None = None) -> tuple[list[ItemResult], dict[str, float]]:
+    """Score every item of a question file; ``backend``: answer with this one (default: the engine's)."""
     from tqdm import tqdm
 
     k = top_k or engine.settings.top_k
@@ -27,7 +28,7 @@ def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_onl
     results = []
     for item in tqdm(items, desc="questions", unit="q", disable=not progress):
         answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=RANK_DEPTH,
-                            backend="extractive" if retrieval_only else None)
+                            backend="extractive" if retrieval_only else backend)
         result = ItemResult(
             item=item, ranked_paper_ids=answer.ranked_paper_ids,
             cited_paper_ids=[] if retrieval_only else [c.paper_id for c in answer.citations],

@@ -70,14 +70,13 @@ def backend_choices(settings: Settings) -> list[str]:
     return names
 
 
-def warm_backend(settings: Settings) -> None:
-    """Load the default answer backend now (the local model takes seconds), not on the first question."""
-    from rag.llm import make_backend
-
+def warm_engine(engine: Any) -> None:
+    """Load retrieval and the default answer backend now (the local model takes seconds), not on the
+    first question."""
     try:
-        make_backend(settings.backend, settings)
+        engine.warm()
     except RagError as exc:  # e.g. the local model is not fetched: say so; other backends still work
-        log.warning("the %s backend is not ready: %s", settings.backend, exc)
+        log.warning("the %s backend is not ready: %s", engine.settings.backend, exc)
 
 
 def snapshot(messages: list[dict[str, str]]) -> list[dict[str, str]]:
@@ -232,8 +231,7 @@ def build_app(engine: Any, warm: bool = True) -> gr.Blocks:
     apply_offline_env()
     app = ChatApp(engine)
     if warm:
-        engine.search("warm up the retrieval models")
-        warm_backend(app.settings)
+        warm_engine(engine)
     demo = build_layout(app, backend_choices(app.settings))
     demo.queue(default_concurrency_limit=app.settings.ui_concurrency)
     return demo

@@ -20,24 +20,6 @@ QUESTION_DIR = PROJECT_ROOT / "tests" / "data"
 QUESTION_SUFFIXES = (".yaml", ".yml", ".jsonl")
 
 
-class BackendEngine:
-    """The engine as ``run_eval`` sees it, answering with a chosen backend (``run_eval`` itself always
-    uses the engine's default backend)."""
-
-    def __init__(self, engine: Any, backend: str) -> None:
-        self._engine = engine
-        self._backend = backend
-        self.settings = engine.settings
-
-    def papers(self) -> list[Any]:
-        return self._engine.papers()
-
-    def ask(self, question: str, **options: Any) -> Any:
-        if options.get("backend") is None:
-            options["backend"] = self._backend
-        return self._engine.ask(question, **options)
-
-
 def question_files(folder: Path = QUESTION_DIR) -> list[tuple[str, str]]:
     """(name, path) of the question files shipped with the project (chosen from a list: the page never
     reads a path typed by a visitor)."""
@@ -49,8 +31,8 @@ def question_files(folder: Path = QUESTION_DIR) -> list[tuple[str, str]]:
 def run_question_file(engine: Any, path: Path, *, backend: str, retrieval_only: bool, top_k: int,
                       plot_dir: Path) -> tuple[list[ItemResult], str, Path]:
     """Score a question file: the results, the Markdown report and the plot's path."""
-    view = BackendEngine(engine, backend)
-    results, summary = run_eval(view, path, top_k=top_k, retrieval_only=retrieval_only, progress=True)
+    results, summary = run_eval(engine, path, top_k=top_k, retrieval_only=retrieval_only, progress=True,
+                                backend=backend)
     mode = "retrieval only" if retrieval_only else backend
     report = markdown_report(results, summary, top_k, f"{path.name} ({mode}, k={top_k})")
     plot = Path(tempfile.mkstemp(dir=plot_dir, prefix="eval-", suffix=".png")[1])
