@@ -36,9 +36,9 @@ def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_onl
             latency_ms=answer.timings_ms["retrieve"] if retrieval_only else answer.timings_ms["total"],
             first_token_ms=answer.timings_ms.get("first_token", 0.0),
         )
+        result.scores = score_item(result, k, answered=not retrieval_only)
         if answer.tokens_per_s:
             result.scores["tokens_per_s"] = answer.tokens_per_s
-        result.scores = score_item(result, k, answered=not retrieval_only)
         if not retrieval_only and not answer.refused:
             if answer.total_sentences:
                 result.scores["supported_share"] = answer.supported_sentences / answer.total_sentences

@@ -173,3 +173,14 @@ def test_the_local_model_answers_with_checked_citations(engine) -> None:
     assert {c.paper_id for c in answer.citations} == {TACTIC}
     assert set(markers(answer.text)) <= {s.rank for s in answer.sources}
     assert 0 < answer.timings_ms["first_token"] < answer.timings_ms["total"]
+
+
+def test_eval_scores_an_llm_backend(engine, tmp_path) -> None:
+    from rag.evaluate import run_eval
+
+    path = tmp_path / "q.yaml"
+    path.write_text('- id: a\n  question: "What is TRIM-KV?"\n  expect_papers: [qCaq3jGb0S]\n', encoding="utf-8")
+    results, summary = run_eval(engine, path, progress=False, backend=FakeLLM(f"{GATE} [1]."))
+    scores = results[0].scores
+    assert scores["llm_answer_kept"] == 1.0 and scores["supported_share"] == 1.0 and scores["tokens_per_s"] > 0
+    assert scores["citation_precision"] == 1.0 and summary["first_token_p50_ms"] > 0
