@@ -14,7 +14,7 @@ from typing import Any
 from rag import prompts
 from rag.answer import extractive_answer
 from rag.decide import Decision
-from rag.llm import LLMBackend, Message
+from rag.llm import BackendError, LLMBackend, Message
 from rag.question import QuestionShape
 from rag.settings import Settings
 from rag.table import comparison_table
@@ -81,8 +81,6 @@ def generate(prepared: Prepared, llm: LLMBackend | None, backend: str, settings:
                 pieces.append(piece)
                 yield StreamEvent("token", text=piece)
         except Exception as exc:  # any backend failure: one line, then the extractive answer
-            from rag.llm import BackendError
-
             reason = str(exc) if isinstance(exc, BackendError) else f"{backend} backend failed: {exc}"
             fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=reason.rstrip("."))
             pieces = []
@@ -100,7 +98,7 @@ def generate(prepared: Prepared, llm: LLMBackend | None, backend: str, settings:
     answer.query = prepared.query
     answer.ranked_paper_ids = prepared.ranked_paper_ids
     first = (first_token or done) - prepared.started
-    if first_token and last_token and last_token > first_token:  # stream pieces ≈ tokens
+    if first_token and last_token and last_token > first_token and len(pieces) > 1:  # stream pieces ≈ tokens
         answer.tokens_per_s = (len(pieces) - 1) / (last_token - first_token)
     answer.timings_ms = {"retrieve": prepared.retrieve_ms, "first_token": first * 1000,
                          "answer": (done - prepared.started) * 1000 - prepared.retrieve_ms,
