@@ -47,7 +47,7 @@ def page(browser: Any) -> Iterator[Any]:
     """A fresh browser profile (empty localStorage) that fails the test on any JavaScript dialog."""
     context = browser.new_context(viewport={"width": 1400, "height": 950})
     tab = context.new_page()
-    tab.set_default_timeout(20_000)
+    tab.set_default_timeout(60_000)  # generous: CI machines are busy (2 cores); a healthy answer takes < 2 s
     tab.dialogs = []
     tab.on("dialog", lambda dialog: (tab.dialogs.append(dialog.message), dialog.dismiss()))
     yield tab
@@ -123,6 +123,7 @@ class TestChat:
         assert page.locator('[data-testid="user"]').first.inner_text().strip() == "What is Tactic?"
         with running_app(seed_app.engine.settings.index_dir, seed_app.history_dir) as restarted:
             fresh = page.context.browser.new_page()  # another profile: no pointer, so the latest conversation opens
+            fresh.set_default_timeout(60_000)
             fresh.goto(restarted.url, wait_until="domcontentloaded")
             fresh.wait_for_function("document.querySelectorAll('[data-testid=\"user\"]').length == 2")
             assert "How much faster is it?" in fresh.locator('[data-testid="user"]').last.inner_text()
