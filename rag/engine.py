@@ -98,6 +98,8 @@ class Engine:
         self._ready()
         retriever = self._retriever
         vector = retriever.embed_query(query)
+        only = set(paper_ids) if paper_ids else None
+        carried = [pid for pid in carried or [] if only is None or pid in only]  # a scoped chat stays scoped
         follow_up = bool(carried and history and refers_back(question))
         if follow_up and shape.kind != "comparison" and wants_comparison(question):
             # "How does it differ from Tactic?": the last answer's papers against what this turn names.
@@ -108,7 +110,6 @@ class Engine:
         if shape.kind == "list":  # as many papers as pass the relevance cut, not a fixed k
             top_k = max(top_k, self.settings.max_list_papers)
         depth = max(top_k, rank_depth)
-        only = set(paper_ids) if paper_ids else None
         if compare_ids:
             ranked = _comparison_hits(retriever, compare_ids)
             shape.kind = "comparison"

@@ -152,6 +152,11 @@ class TestComparisons:
         answer = engine.ask("How do these methods reduce cost?", paper_ids=picked, backend="extractive")
         assert {s.paper.paper_id for s in answer.sources} <= set(picked)
 
+    def test_a_scoped_follow_up_does_not_carry_papers_from_outside_the_scope(self, engine) -> None:
+        prepared = engine.prepare("How does it work?", history=["What is TRIM-KV?"], carried=[TRIM_KV],
+                                  paper_ids=[TACTIC])
+        assert {e.hit.paper.paper_id for e in prepared.evidence} == {TACTIC}
+
     @pytest.mark.parametrize("bad", [["no-such-id"]])
     def test_comparing_an_unknown_paper_is_a_clear_error(self, engine, bad: list[str]) -> None:
         from rag.errors import RagError
