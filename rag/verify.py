@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rag.query import content_words
@@ -45,10 +46,15 @@ class Checked:
         return self.supported / self.total if self.total else 0.0
 
 
-def _stems(words: set[str]) -> set[str]:
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
     import Stemmer  # PyStemmer, already used by BM25
 
-    return set(Stemmer.Stemmer("english").stemWords(sorted(words)))
+    return Stemmer.Stemmer("english")
+
+
+def _stems(words: set[str]) -> set[str]:
+    return set(_stemmer().stemWords(sorted(words)))
 
 
 def markers(sentence: str) -> list[int]:
