@@ -7,7 +7,6 @@ server (inside ``xllamacpp``) serving the local 0.5B model, so no network or key
 from __future__ import annotations
 
 import json
-import secrets
 import socket
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,19 +30,11 @@ def openai_compatible_server(settings: Settings):
     """llama.cpp's OpenAI-compatible HTTP server for the local model; yields (base_url, api_key)."""
     import xllamacpp
 
-    from rag.models import fetch_model
+    from rag.models import fetch_model, server_params
 
     path = fetch_model(settings.models_dir, settings.llm_model, progress=False)
-    params = xllamacpp.CommonParams()
-    params.model.path = str(path)
-    params.n_ctx = settings.llm_ctx
-    params.n_parallel = 1
-    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = settings.llm_threads
-    params.verbosity = 0
-    params.hostnames = ["127.0.0.1"]
-    params.port = _free_port()
-    key = secrets.token_urlsafe(16)
-    params.api_keys = [key]
+    params = server_params(str(path), settings.llm_ctx, settings.llm_threads, port=_free_port())
+    key = params.api_keys[0]
     server = xllamacpp.Server(params)
     try:
         yield f"http://127.0.0.1:{params.port}/v1", key

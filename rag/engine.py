@@ -9,7 +9,7 @@ from typing import Any
 
 from rag.errors import IndexMissingError, RagError
 from rag.settings import Settings, apply_offline_env
-from rag.types import Answer, Paper, StreamEvent
+from rag.types import Answer, Paper, StreamEvent, final_answer
 
 
 class Engine:
@@ -159,20 +159,12 @@ class Engine:
         prepared = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
                                 paper_ids=paper_ids, compare_ids=compare_ids, query=query)
         yield StreamEvent("sources", sources=sources_for(prepared.evidence), refused=prepared.decision.refused)
-        yield from generate(prepared, llm, backend, self.settings, self._retriever.sentences, self._embed_texts)
+        yield from generate(prepared, llm, backend, self.settings, self._retriever.sentences,
+                            self._retriever.embed_texts)
 
     def ask(self, question: str, **options) -> Answer:
         """A cited answer (``stream`` run to the end); the same options as ``stream``."""
-        for event in self.stream(question, **options):
-            if event.kind == "done":
-                return event.answer
-        raise RagError("the answer stream ended without an answer")  # unreachable: generate always ends so
-
-    def _embed_texts(self, texts: list[str]):
-        import numpy as np
-
-        vectors = np.asarray(self._retriever.embedder.get_text_embedding_batch(texts), dtype=np.float32)
-        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        return final_answer(self.stream(question, **options))
 
 
 def _pin(retriever, ranked: list, carried: list[str]) -> list:

@@ -73,7 +73,10 @@ MODELS: dict[str, ModelSpec] = {
 
 
 def default_models_dir() -> Path:
-    return Path(os.environ.get("RAG_MODELS_DIR", Path.home() / ".cache" / "iclr-rag" / "models"))
+    """Where the settings keep models (``RAG_MODELS_DIR``, else ~/.cache/iclr-rag/models)."""
+    from rag.settings import Settings
+
+    return Settings().models_dir
 
 
 def get_spec(name: str) -> ModelSpec:
@@ -278,7 +281,9 @@ def _server_for(path: Path, n_ctx: int, threads: int) -> Any:
         return _servers[key]
 
 
-def _load_server(path: str, n_ctx: int, threads: int) -> Any:
+def server_params(path: str, n_ctx: int, threads: int, port: int = 0) -> Any:
+    """llama.cpp server settings for one model: one slot, quiet, and a random API key (returned in
+    ``api_keys``), since the server also listens on 127.0.0.1 (``port`` 0: a random one)."""
     try:
         import xllamacpp
     except ImportError as error:
@@ -290,8 +295,17 @@ def _load_server(path: str, n_ctx: int, threads: int) -> Any:
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
     params.verbosity = 0  # otherwise llama.cpp logs every request to stderr
-    # The server also listens on a random 127.0.0.1 port; an unknown key keeps other processes out.
+    params.hostnames = ["127.0.0.1"]
+    params.port = port
+    # An unknown key keeps other processes out of the listener.
     params.api_keys = [secrets.token_urlsafe(24)]
+    return params
+
+
+def _load_server(path: str, n_ctx: int, threads: int) -> Any:
+    import xllamacpp
+
+    params = server_params(path, n_ctx, threads)
     try:
         return xllamacpp.Server(params)
     except Exception as error:

@@ -117,6 +117,15 @@ class HybridRetriever:
         torch.set_num_threads(self.settings.query_threads)  # an ingest in this process may have changed it
         return np.asarray(self.embedder.get_query_embedding(query), dtype=np.float32)
 
+    def embed_texts(self, texts: list[str]) -> Any:
+        """Unit vectors of passages (answer sentences to check), with the question-time thread count."""
+        import numpy as np
+        import torch
+
+        torch.set_num_threads(self.settings.query_threads)
+        vectors = np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
     def _dense_chunks(self, query: str, vector: Any) -> dict[str, _Ranked]:
         from llama_index.core.schema import QueryBundle
 

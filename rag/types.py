@@ -214,3 +214,14 @@ class StreamEvent:
     sources: list[Source] = field(default_factory=list)
     refused: bool = False  # with ``sources``: the evidence already decided to refuse
     answer: Answer | None = None
+
+
+def final_answer(events: Any) -> Answer:
+    """The ``done`` event's answer of an event stream, consuming it to the end."""
+    answer = None
+    for event in events:
+        if event.kind == "done":
+            answer = event.answer
+    if answer is None:
+        raise RuntimeError("the answer stream ended without an answer")  # generate() always ends with one
+    return answer
