@@ -106,8 +106,8 @@ class HybridRetriever:
         self.sentences = SentenceIndex.load(store)
         self.titles = SentenceIndex.load(store, "titles")  # multilingual-e5 vectors, for non-English questions
         self._mentions: dict[str, list[str]] = {}
-        # Each paper's text without case or punctuation, for exact-name lookups (~1 s for 4,300 papers).
-        self._squashed = {pid: _squash(f"{p.title} {p.search_text}") for pid, p in self.papers.items()}
+        # Each paper's words without case or punctuation, for exact-name lookups (~1 s for 4,300 papers).
+        self._words = {pid: _word_forms(f"{p.title} {p.search_text}") for pid, p in self.papers.items()}
         self.title_names = _title_names(self.papers.values())
 
     def embed_query(self, query: str) -> Any:
@@ -206,10 +206,11 @@ class HybridRetriever:
         return (winners + rest)[: max(top_k, len(winners))]
 
     def papers_mentioning(self, name: str) -> list[str]:
-        """Ids of the indexed papers that contain the name, ignoring case and hyphens (cached)."""
+        """Ids of the indexed papers that contain the name as whole words, ignoring case and hyphens
+        ("TRIM-KV" finds "trim-KV" and "TRIMKV"; "D2F" does not find "… and 2 f…") (cached)."""
         if name not in self._mentions:
-            key = _squash(name)
-            self._mentions[name] = [pid for pid, text in self._squashed.items() if key in text]
+            keys = set(_word_forms(name).split("\n"))  # each padded with spaces: whole words only
+            self._mentions[name] = [pid for pid, text in self._words.items() if any(k in text for k in keys)]
         return self._mentions[name]
 
     def named_in_title(self, query: str) -> set[str]:
@@ -262,6 +263,13 @@ _TITLE_NAME_WORDS = 4
 
 def _squash(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def _word_forms(text: str) -> str:
+    """The text's lower-case words space-separated, twice: as written, and with hyphenated words joined."""
+    lower = text.lower()
+    joined = re.sub(r"(?<=[0-9a-z])[-‐–](?=[0-9a-z])", "", lower)
+    return "\n".join(" " + " ".join(re.findall(r"[0-9a-z]+", form)) + " " for form in (lower, joined))
 
 
 def _title_names(papers: Any) -> dict[str, list[str]]:

@@ -51,6 +51,12 @@ class TestRetrieval:
         expected = RARE_NAMES[name] or next(p.paper_id for p in SEED_PAPERS if name in p.title + p.text)
         assert top == expected
 
+    @pytest.mark.parametrize("name, expected", [("D2F", ["t5uLZSRjhF"]), ("TRIM-KV", ["qCaq3jGb0S"]),
+                                                ("trimkv", ["qCaq3jGb0S"]), ("SIGMark", ["tKyAD2LhnI"])])
+    def test_a_name_is_found_as_whole_words_only(self, retriever, name: str, expected: list[str]) -> None:
+        # Matching over text with its spaces removed found "D2F" in "… and 2 f…" of unrelated abstracts.
+        assert retriever.papers_mentioning(name) == expected
+
     def test_top_k_is_respected(self, engine) -> None:
         assert len(engine.ask("diffusion models", top_k=3).sources) == 3
         assert len(engine.ask("diffusion models", top_k=8).sources) == 8
