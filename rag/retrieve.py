@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rag.lexical import lexical_text
-from rag.query import keyword_query
+from rag.query import keyword_query, topic_query
 from rag.settings import Settings
 from rag.store import IndexStore, get_all
 from rag.types import Hit, Paper
@@ -153,6 +153,9 @@ class HybridRetriever:
     def rankings(self, query: str, vector: Any | None = None) -> dict[str, dict[str, _Ranked]]:
         from rag.multilingual import needs_multilingual
 
+        topic = topic_query(query)
+        if topic != query:  # the question's frame ("Which papers …") is not embedded
+            vector = self.embed_query(topic)
         vector = self.embed_query(query) if vector is None else vector
         views = {"bm25": self._lexical(query), "dense": self._dense_chunks(query, vector),
                  "sentence": self._dense_sentences(vector)}

@@ -74,3 +74,17 @@ def test_lexical_text_keeps_names_and_numbers_whole() -> None:
 ])
 def test_sentence_splitting(text: str, expected: list[str]) -> None:
     assert split_sentences(text) == expected
+
+
+@pytest.mark.parametrize("question, topic", [
+    ("Which papers study test-time scaling for LLM reasoning?", "study test-time scaling for LLM reasoning?"),
+    ("Are there any works on watermarking diffusion models?", "watermarking diffusion models?"),
+    ("Which papers are about KV cache eviction?", "KV cache eviction?"),
+    # Frames asking for one paper stay: cutting them moved the right paper down as often as up.
+    ("Is there a method that recovers 3D geometry from video?", "Is there a method that recovers 3D geometry from video?"),
+    ("Which method is faster?", "Which method is faster?"),  # too little would be left
+])
+def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
+    from rag.query import topic_query
+
+    assert topic_query(question) == topic
