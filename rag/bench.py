@@ -143,7 +143,7 @@ def bench_questions(engine: Any, path: Path, k: int = 5, out: Path | None = None
     items = load_items(path)
     resolve_expectations(items, engine.papers(), path)
     engine.ensure_index(progress=False)
-    engine.ask(items[0].question)  # load models and indexes outside the timings
+    engine.ask(items[0].question, backend="extractive")  # load models and indexes outside the timings
     retriever = engine._retriever
     systems: dict[str, list[ItemResult]] = {"plain BM25": [], "plain dense (MiniLM chunks)": [], "pipeline": []}
     for item in items:
@@ -155,7 +155,8 @@ def bench_questions(engine: Any, path: Path, k: int = 5, out: Path | None = None
             elapsed = (time.perf_counter() - started) * 1000
             ranked = sorted(view, key=lambda pid: view[pid].rank)[:10]
             systems[name].append(ItemResult(item, ranked, [], False, "", elapsed))
-        answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=10)
+        # Retrieval as `rag eval --retrieval-only` ranks it: no LLM rewrite of follow-ups, so deterministic.
+        answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=10, backend="extractive")
         systems["pipeline"].append(ItemResult(item, answer.ranked_paper_ids, [], answer.refused, "",
                                               answer.timings_ms["retrieve"]))
     summaries = {}
