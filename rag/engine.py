@@ -145,6 +145,7 @@ class Engine:
         from rag.answer import sources_for
         from rag.generate import generate
         from rag.llm import make_backend
+        from rag.multilingual import needs_multilingual
 
         backend = backend or self.settings.backend
         if isinstance(backend, str):
@@ -152,7 +153,13 @@ class Engine:
         else:  # an LLMBackend object (tests, embedding applications)
             llm, backend = backend, backend.name
         query = None
-        if llm is not None and history and self.settings.llm_rewrite_followups:
+        if llm is not None and self.settings.llm_translate and needs_multilingual(question):
+            from rag.followup import standalone_query
+            from rag.translate import llm_translate
+
+            english = llm_translate(llm, question)
+            query = standalone_query(english, history or []) if english else None
+        elif llm is not None and history and self.settings.llm_rewrite_followups:
             from rag.followup import llm_rewrite
 
             query = llm_rewrite(llm, question, history, self.settings)

@@ -33,3 +33,13 @@ REWRITE_SYSTEM = (
     "Replace pronouns like 'it' or 'they' with the paper or method they refer to. "
     "Reply with the rewritten question only.")
 REWRITE_USER = "Conversation:\n{history}\n\nLast question: {question}\n\nRewritten question:"
+
+# Translating a non-English question into English for retrieval (only when an LLM is configured; the
+# multilingual-e5 path is the fallback). Two worked examples keep a small model translating, not answering.
+TRANSLATE_SYSTEM = (
+    "You are a translator. Translate the user's text from Chinese into English, as a question. "
+    "Never answer it. Keep names and acronyms unchanged.")
+TRANSLATE_EXAMPLES = (
+    ("GtR 是如何加速图像生成的？", "How does GtR speed up image generation?"),
+    ("有没有研究图神经网络可解释性的论文？", "Are there papers on the interpretability of graph neural networks?"),
+)

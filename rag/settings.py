@@ -81,6 +81,7 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(60.0, gt=0, description="Seconds before a hosted backend counts as failed")
     evidence_sentences: int = Field(3, ge=1, description="Evidence sentences per paper given to the LLM")
     llm_rewrite_followups: bool = Field(True, description="Let the LLM rewrite follow-ups into standalone queries")
+    llm_translate: bool = Field(True, description="Let the LLM translate non-English questions for retrieval")
     openai_base_url: str | None = Field(None, description="OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1")
     openai_model: str = Field("gpt-4o-mini", description="Model name sent to the OpenAI-compatible server")
     openai_api_key: str | None = Field(None, description="API key (else $OPENAI_API_KEY; 'none' for local servers)")

@@ -125,6 +125,31 @@ class TestConversations:
         assert "FIFA" not in answer.query and answer.citations[0].paper_id == TACTIC
 
 
+class TestTranslation:
+    SIGMARK = "tKyAD2LhnI"
+
+    def test_a_chinese_question_is_retrieved_with_the_llm_translation(self, engine) -> None:
+        llm = FakeLLM("Are there papers on watermarking video diffusion models?",
+                      "SIGMark embeds a watermark in videos while they are generated [1].")
+        answer = engine.ask("有没有关于视频扩散模型水印的论文？", backend=llm)
+        assert "translator" in llm.requests[0][0].content
+        assert answer.query == "Are there papers on watermarking video diffusion models?"
+        assert answer.sources[0].paper.paper_id == self.SIGMARK and answer.citations[0].paper_id == self.SIGMARK
+
+    @pytest.mark.parametrize("question, reply", [
+        ("澳大利亚的首都是哪里？", "The capital of Australia is Canberra."),  # an answer, not a translation
+        ("TRIM-KV 是什么？", "What is it?"),  # lost the name
+        ("TRIM-KV 是什么？", "TRIM-KV 是什么？"),  # not translated
+    ])
+    def test_a_translation_failing_its_checks_leaves_the_multilingual_path(self, engine, question, reply) -> None:
+        answer = engine.ask(question, backend=FakeLLM(reply, "TRIM-KV learns a retention gate [1]."))
+        assert answer.query == question
+        if "TRIM-KV" in question:
+            assert answer.sources[0].paper.paper_id == TRIM_KV
+        else:
+            assert answer.refused
+
+
 class TestComparisons:
     def test_a_comparison_ends_with_a_table_whose_cells_cite_the_compared_papers(self, engine) -> None:
         question = "Compare TRIM-KV and Tactic"
