@@ -6,7 +6,6 @@ No ``from __future__ import annotations`` here: ``gr.api`` reads the type hints 
 
 import ipaddress
 import logging
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from rag.errors import RagError
 from rag.settings import Settings, apply_offline_env
 from ui.catalog import Catalog
 from ui.conversations import Conversations, OpenConversation, answer_message, chat_messages, source_views
-from ui.history import ConversationStore, StoredTurn, export_json, export_markdown, write_atomic
+from ui.history import ConversationStore, StoredTurn, export_json, export_markdown, scratch_dir, write_atomic
 from ui.layout import PANEL_HINT, ask_ready, build_layout
 from ui.render import (SourceView, answer_markdown, error_markdown, paper_markdown,
                        question_markdown, source_label)
@@ -93,7 +92,7 @@ class ChatApp:
         self.catalog = Catalog(engine)
         self.store = ConversationStore(self.settings.ui_history_dir)
         self.conversations = Conversations(engine, self.store, self.catalog)
-        self.export_dir = Path(tempfile.mkdtemp(prefix="iclr-rag-export-"))
+        self.export_dir = scratch_dir("iclr-rag-export-")
 
     # -- views ------------------------------------------------------------------------------
     def dropdown(self, current: str) -> Any:

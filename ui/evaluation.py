@@ -14,6 +14,7 @@ from rag.evaluate import markdown_report, run_eval, write_plot
 from rag.metrics import ItemResult
 from rag.settings import PROJECT_ROOT
 from ui.catalog import Catalog
+from ui.history import scratch_dir
 from ui.render import LATEX_DELIMITERS, escape_html, escape_markdown, paper_markdown, title_text
 
 QUESTION_DIR = PROJECT_ROOT / "tests" / "data"
@@ -92,7 +93,7 @@ def source_choices(result: ItemResult, catalog: Catalog, top_k: int) -> list[tup
 
 def build_eval_tab(engine: Any, catalog: Catalog, backends: list[str], default_backend: str) -> None:
     """The tab's components and events (call inside a ``gr.Tab``)."""
-    plot_dir = Path(tempfile.mkdtemp(prefix="iclr-rag-eval-"))
+    plot_dir = scratch_dir("iclr-rag-eval-")
     files = question_files()
     paths = [path for _, path in files]
     default = str(QUESTION_DIR / "questions.yaml")

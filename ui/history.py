@@ -6,11 +6,13 @@ ids): question, answer text, refusal, notice, citations, sources and the support
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
 import re
 import secrets
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -24,6 +26,14 @@ log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 _ID = re.compile(r"^[a-z0-9]{8,32}$")
+
+
+def scratch_dir(prefix: str) -> Path:
+    """A private temporary folder for files handed to Gradio (exports, plots), removed when the server
+    process exits (Gradio serves its own copies from its cache)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 class ConversationError(RagError):
