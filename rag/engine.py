@@ -147,6 +147,7 @@ class Engine:
         from rag.llm import make_backend
         from rag.multilingual import needs_multilingual
 
+        started = time.perf_counter()
         backend = backend or self.settings.backend
         if isinstance(backend, str):
             llm = make_backend(backend, self.settings)  # fails fast (unknown name, model not fetched)
@@ -165,6 +166,9 @@ class Engine:
             query = llm_rewrite(llm, question, history, self.settings)
         prepared = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
                                 paper_ids=paper_ids, compare_ids=compare_ids, query=query)
+        # An LLM rewrite or translation comes before retrieval: it counts in the time to the sources.
+        prepared.retrieve_ms += (prepared.started - started) * 1000
+        prepared.started = started
         yield StreamEvent("sources", sources=sources_for(prepared.evidence), refused=prepared.decision.refused)
         yield from generate(prepared, llm, backend, self.settings, self._retriever.sentences,
                             self._retriever.embed_texts)

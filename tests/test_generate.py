@@ -3,6 +3,8 @@ comparisons and scoping, all on the real seed index."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from fakes import FakeLLM
 
@@ -135,6 +137,18 @@ class TestTranslation:
         assert "translator" in llm.requests[0][0].content
         assert answer.query == "Are there papers on watermarking video diffusion models?"
         assert answer.sources[0].paper.paper_id == self.SIGMARK and answer.citations[0].paper_id == self.SIGMARK
+
+    def test_the_translation_counts_in_the_time_to_the_sources(self, engine) -> None:
+        class SlowLLM(FakeLLM):
+            def stream(self, messages, max_tokens):
+                if not self.requests:
+                    time.sleep(0.3)  # the translation call
+                yield from super().stream(messages, max_tokens)
+
+        engine.warm("extractive")  # so that a cold load cannot account for the time
+        llm = SlowLLM("Are there papers on watermarking video diffusion models?", "SIGMark watermarks videos [1].")
+        timings = engine.ask("有没有关于视频扩散模型水印的论文？", backend=llm).timings_ms
+        assert 300 <= timings["retrieve"] <= timings["first_token"] <= timings["total"]
 
     @pytest.mark.parametrize("question, reply", [
         ("澳大利亚的首都是哪里？", "The capital of Australia is Canberra."),  # an answer, not a translation
