@@ -113,3 +113,37 @@ class TestEvaluationTab:
         detail = item_markdown(results[0], Catalog(seed_app.engine), 5)
         assert "Cache What Lasts" in detail and "✓ expected" in detail and "retention gate" in detail
         assert ("questions.yaml", str(Path(__file__).parent / "data" / "questions.yaml")) in question_files()
+
+
+def test_rag_serve_stopped_by_sigterm_leaves_no_scratch_folders(seed_index: Path, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from ui_server import free_port
+
+    port, scratch = free_port(), tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "RAG_INDEX_DIR": str(seed_index), "RAG_BACKEND": "extractive", "RAG_UI_PORT": str(port),
+           "RAG_UI_HISTORY_DIR": str(tmp_path / "history"), "TMPDIR": str(scratch)}
+    server = subprocess.Popen([str(Path(sys.executable).with_name("rag")), "serve"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as page:
+                    assert page.status == 200
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
+                time.sleep(0.5)
+        assert any(p.name.startswith("iclr-rag-export-") for p in scratch.iterdir())
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=30) == 0
+    finally:
+        server.kill()
+    assert not [p.name for p in scratch.iterdir() if p.name.startswith("iclr-rag-")]

@@ -6,6 +6,8 @@ No ``from __future__ import annotations`` here: ``gr.api`` reads the type hints 
 
 import ipaddress
 import logging
+import signal
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -269,11 +271,19 @@ def check_serving(settings: Settings) -> tuple[str, str] | None:
     return auth
 
 
+def _exit_on_sigterm(*_: Any) -> None:
+    """A stop by SIGTERM (kill, systemd) ends like Ctrl+C, so exit handlers remove the scratch folders;
+    a second SIGTERM during that clean-up is ignored."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(0)
+
+
 def serve(engine: Any) -> None:
     """``rag serve``: the chat on settings.ui_host:ui_port until interrupted (no share link, no analytics)."""
     settings = engine.settings
     auth = check_serving(settings)
     demo = build_app(engine)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     print(f"iclr-rag chat on http://{settings.ui_host}:{settings.ui_port}"
           + (" (login required)" if auth else ""), flush=True)
     demo.launch(server_name=settings.ui_host, server_port=settings.ui_port, auth=auth, quiet=True,
