@@ -20,13 +20,16 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (never `playwright install`)")
 
 # Records when the sources list and the first citation link of the newest answer first appear.
+# Marks when the sources and the new answer's first [n] link appear. Only a bot message added after the
+# question counts: the previous answer's links must not pass for this one (a follow-up's race).
 WATCH = """() => {
   window.__seen = {};
+  const before = document.querySelectorAll('[data-testid="bot"]').length;
   const mark = () => {
     const now = performance.now();
     if (!window.__seen.sources && document.querySelector('#sources label')) window.__seen.sources = now;
     const bots = document.querySelectorAll('[data-testid="bot"]');
-    const last = bots[bots.length - 1];
+    const last = bots.length > before ? bots[bots.length - 1] : null;
     if (!window.__seen.answer && last && last.querySelector('a[href*="#cite-"]')) window.__seen.answer = now;
   };
   new MutationObserver(mark).observe(document.body, {subtree: true, childList: true, characterData: true});
