@@ -37,6 +37,15 @@ WATCH = """() => {
 }"""
 
 
+# The answer is complete: a new bot message that carries [n] links and no longer a progress line.
+DONE = """(before) => {
+  const bots = document.querySelectorAll('[data-testid="bot"]');
+  const last = bots[bots.length - 1];
+  return bots.length > before && window.__seen.answer && last.querySelector('a[href*="#cite-"]') !== null
+    && !/Searching the papers|writing the answer/.test(last.innerText);
+}"""
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
@@ -79,7 +88,7 @@ def ask(page: Any, question: str) -> dict[str, float]:
     box = page.locator("#question textarea")
     box.fill(question)
     box.press("Enter")
-    page.wait_for_function(f"document.querySelectorAll('[data-testid=\"bot\"]').length > {answers} && window.__seen.answer")
+    page.wait_for_function(DONE, arg=answers)
     seen = page.evaluate("window.__seen")
     return {"sources": seen["sources"] - seen["asked"], "answer": seen["answer"] - seen["asked"]}
 
