@@ -12,7 +12,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# Kana, CJK ideographs and Hangul: the scripts a question "outside Latin script" is written in.
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK = re.compile(f"[{CJK_LETTERS}]")
 
 
 def needs_multilingual(text: str) -> bool:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
-from rag.multilingual import needs_multilingual
+from rag.multilingual import CJK_LETTERS, needs_multilingual
 
 _TOKENS = 80
-_CJK_LEFT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u3000-\u303f\uff00-\uffef]+")
+_CJK_LEFT = re.compile(f"[{CJK_LETTERS}\u3000-\u303f\uff00-\uffef]+")  # letters and CJK punctuation
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9\-]+")
 
 
