@@ -63,8 +63,7 @@ def bench_backends(settings: Settings, path: Path, names: list[str], out: Path |
               else _no_server()) as server:
             backend, chosen = _settings_for(name, settings, server)
             engine = Engine(chosen.model_copy(update={"backend": backend}))
-            engine.ask("What is this index about?", backend="extractive")  # load retrieval outside the timings
-            if backend != "extractive":
+            if backend != "extractive":  # run_eval loads retrieval and the model; one answer warms llama.cpp too
                 engine.ask("warm up the model", backend=backend)
             _, summaries[name] = run_eval(engine, path, progress=False)
         if out:  # after each backend: a long run that is stopped keeps what it measured
