@@ -97,7 +97,9 @@ class Engine:
         shape = analyse(query)
         self._ready()
         retriever = self._retriever
-        vector = retriever.embed_query(query)
+        # One vector for the dense rankings and the evidence: scoring a list question's sentences against
+        # "Which papers …" too picked fewer of its relevant papers (measured: see README).
+        vector = retriever.embed_topic(query)
         only = set(paper_ids) if paper_ids else None
         carried = [pid for pid in carried or [] if only is None or pid in only]  # a scoped chat stays scoped
         follow_up = bool(carried and history and refers_back(question))

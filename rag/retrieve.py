@@ -150,13 +150,16 @@ class HybridRetriever:
         order = scores.argsort()[::-1][: self.settings.candidates]
         return _by_paper((self.titles.paper_ids[i], float(scores[i])) for i in order)
 
+    def embed_topic(self, query: str) -> Any:
+        """The vector the dense rankings and the evidence stage compare with: the question without a frame
+        asking for papers ("Which papers …" is not embedded; see ``query.topic_query``)."""
+        return self.embed_query(topic_query(query))
+
     def rankings(self, query: str, vector: Any | None = None) -> dict[str, dict[str, _Ranked]]:
+        """``vector``: ``embed_topic(query)``, if the caller has it already."""
         from rag.multilingual import needs_multilingual
 
-        topic = topic_query(query)
-        if topic != query:  # the question's frame ("Which papers …") is not embedded
-            vector = self.embed_query(topic)
-        vector = self.embed_query(query) if vector is None else vector
+        vector = self.embed_topic(query) if vector is None else vector
         views = {"bm25": self._lexical(query), "dense": self._dense_chunks(query, vector),
                  "sentence": self._dense_sentences(vector)}
         if needs_multilingual(query):

@@ -66,7 +66,7 @@ def bench_scifact(settings: Settings, data: Path, work: Path, out: Path | None =
     import numpy as np
 
     from rag.index import ingest
-    from rag.query import keyword_query
+    from rag.query import keyword_query, topic_query
     from rag.retrieve import HybridRetriever, _bm25_retriever, _by_paper
     from rag.store import IndexStore
 
@@ -77,7 +77,7 @@ def bench_scifact(settings: Settings, data: Path, work: Path, out: Path | None =
     queries = load_queries(data / "queries.jsonl")
     splits = {name: load_qrels(data / "qrels" / f"{name}.tsv") for name in ("train", "test")}
     wanted = sorted(set(splits["train"]) | set(splits["test"]))
-    texts = [queries[q] for q in wanted]
+    texts = [topic_query(queries[q]) for q in wanted]  # what ``rankings`` expects its vector to embed
     vectors = retriever.embedder.get_query_embedding_batch(texts) if hasattr(
         retriever.embedder, "get_query_embedding_batch") else [retriever.embed_query(t) for t in texts]
     views = {q: retriever.rankings(queries[q], np.asarray(v, dtype=np.float32)) for q, v in zip(wanted, vectors)}

@@ -131,6 +131,24 @@ class TestQuestionShapes:
         assert {"qCaq3jGb0S", "tJod11fK1A"} <= cited
         assert len(answer.sources) >= 5
 
+    def test_a_list_question_is_scored_without_its_frame(self, engine, monkeypatch) -> None:
+        """The evidence stage compares sentences with the vector the dense rankings use ("Which papers are
+        about" cut), not with the whole question's."""
+        import numpy as np
+
+        import rag.evidence
+
+        seen = []
+        real = rag.evidence.gather_evidence
+        monkeypatch.setattr(rag.evidence, "gather_evidence",
+                            lambda question, vector, *rest, **options: seen.append(vector) or real(
+                                question, vector, *rest, **options))
+        question = "Which papers are about the KV cache of long-context LLMs?"
+        engine.ask(question)
+        retriever = engine._retriever
+        assert np.allclose(seen[0], retriever.embed_query("the KV cache of long-context LLMs?"), atol=1e-5)
+        assert not np.allclose(seen[0], retriever.embed_query(question), atol=1e-3)
+
     def test_a_follow_up_uses_the_history(self, engine) -> None:
         answer = engine.ask("What speedup does it report?", history=["Tell me about Tactic's sparse attention"])
         assert answer.citations[0].paper_id == "tJod11fK1A" and "5.14x" in answer.text
