@@ -56,6 +56,10 @@ def decide(shape: QuestionShape, evidence: list[Evidence], settings: Settings,
         best_named = max(named, key=lambda item: item[1].best_score)
         numbered = [(n, e) for n, e in numbered if e.names_found or e.best_score >= best_named[1].best_score]
     cut = max(settings.min_sentence, RELATIVE_CUT * top)
-    chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (named and (n, e) == best_named)]
+    # Fused retrieval ranks the right paper first more often than its best sentence alone does: the first
+    # retrieved paper is kept whenever it has a quotable sentence, although another paper's sentence fits better.
+    first = numbered[0] if numbered and not named and numbered[0][1].best_score >= settings.min_sentence else None
+    chosen = [(n, e) for n, e in numbered
+              if e.best_score >= cut or (named and (n, e) == best_named) or (n, e) == first]
     chosen = chosen[: settings.max_answer_papers]
     return Decision(refused=False, chosen=chosen, sentences_per_paper=settings.sentences_per_paper)
