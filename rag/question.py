@@ -64,6 +64,9 @@ def comparison_parts(question: str) -> list[str]:
         words = [w for w in content_words(piece) if w not in _CUE_WORDS]
         if words:
             parts.append(piece.strip())
+    named = [i for i, part in enumerate(parts) if _NAME.search(part)]
+    if len(named) >= 2:  # unnamed pieces after the named ones say how they are compared, not what else:
+        parts = parts[: named[-1] + 1]  # "… differ from Diff-NPO in the way it learns from negative preferences"
     return parts[:MAX_PARTS]
 
 

@@ -201,13 +201,17 @@ class HybridRetriever:
     def search_comparison(self, question: str, parts: list[str], top_k: int, vector: Any | None = None) -> list[Hit]:
         """Each compared piece's best paper first (so every named paper reaches the answer), then the rest."""
         winners: list[Hit] = []
+        taken: set[str] = set()
         for part in parts:
+            names = self.distinctive_names(part)
+            if names and all(set(self.papers_mentioning(name)) <= taken for name in names):
+                continue  # what this piece names is in a paper already compared (the baseline it discusses)
             for hit in self.search(part, 3):
-                if all(hit.paper.paper_id != w.paper.paper_id for w in winners):
+                if hit.paper.paper_id not in taken:
                     hit.part = part
                     winners.append(hit)
+                    taken.add(hit.paper.paper_id)
                     break
-        taken = {w.paper.paper_id for w in winners}
         rest = [h for h in self.search(question, top_k + len(winners), vector) if h.paper.paper_id not in taken]
         return (winners + rest)[: max(top_k, len(winners))]
 

@@ -51,6 +51,12 @@ class TestRetrieval:
         expected = RARE_NAMES[name] or next(p.paper_id for p in SEED_PAPERS if name in p.title + p.text)
         assert top == expected
 
+    def test_a_compared_name_found_only_in_an_already_compared_paper_adds_no_paper(self, retriever) -> None:
+        # DaTikZ-V3 is the dataset TikZilla's abstract improves on, not a paper of its own.
+        hits = retriever.search_comparison("How does TikZilla differ from DaTikZ-V3?",
+                                           ["How does TikZilla differ", "DaTikZ-V3"], 5)
+        assert [h.paper.paper_id for h in hits if h.part] == ["rJv2byEWA3"]
+
     @pytest.mark.parametrize("name, expected", [("D2F", ["t5uLZSRjhF"]), ("TRIM-KV", ["qCaq3jGb0S"]),
                                                 ("trimkv", ["qCaq3jGb0S"]), ("SIGMark", ["tKyAD2LhnI"])])
     def test_a_name_is_found_as_whole_words_only(self, retriever, name: str, expected: list[str]) -> None:

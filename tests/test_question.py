@@ -27,6 +27,14 @@ class TestShapes:
         ("How does TRIM-KV differ from Tactic?", ["How does TRIM-KV differ", "Tactic"]),
         ("Tactic, TRIM-KV and D2F all involve the KV cache. How does each one use it?",
          ["Tactic", "TRIM-KV", "D2F all involve the KV cache"]),
+        # After two named pieces, the rest says how they are compared: not a third paper to find.
+        ("How does Diff-SNPO differ from Diff-NPO in the way it learns from negative preferences for diffusion "
+         "models?", ["How does Diff-SNPO differ", "Diff-NPO in the way it learns"]),
+        ("How do T1 and ReVeal differ in the way they use tools to verify model outputs?",
+         ["How do T1", "ReVeal differ in the way they use tools"]),
+        # With one name, an unnamed piece may be the other paper's description: kept.
+        ("How does SIGMark differ from the post-hoc provenance method for image autoregressive models?",
+         ["How does SIGMark differ", "the post-hoc provenance method for image autoregressive models"]),
     ])
     def test_comparisons_split_into_one_piece_per_paper(self, question: str, parts: list[str]) -> None:
         shape = analyse(question)
