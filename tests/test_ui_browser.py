@@ -19,7 +19,6 @@ if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (never `playwright install`)")
 
-# Records when the sources list and the first citation link of the newest answer first appear.
 # Marks when the sources and the new answer's first [n] link appear. Only a bot message added after the
 # question counts: the previous answer's links must not pass for this one (a follow-up's race).
 WATCH = """() => {

@@ -120,10 +120,9 @@ def test_rag_serve_stopped_by_sigterm_leaves_no_scratch_folders(seed_index: Path
     import signal
     import subprocess
     import sys
-    import time
     import urllib.request
 
-    from ui_server import free_port
+    from ui_server import free_port, wait_until
 
     port, scratch = free_port(), tmp_path / "tmp"
     scratch.mkdir()
@@ -131,16 +130,17 @@ def test_rag_serve_stopped_by_sigterm_leaves_no_scratch_folders(seed_index: Path
            "RAG_UI_HISTORY_DIR": str(tmp_path / "history"), "TMPDIR": str(scratch)}
     server = subprocess.Popen([str(Path(sys.executable).with_name("rag")), "serve"], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def serving() -> bool:
+        assert server.poll() is None, server.stderr.read()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as page:
+                return page.status == 200
+        except OSError:
+            return False
+
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as page:
-                    assert page.status == 200
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
-                time.sleep(0.5)
+        assert wait_until(serving, timeout=120)
         assert any(p.name.startswith("iclr-rag-export-") for p in scratch.iterdir())
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=30) == 0
