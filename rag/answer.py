@@ -6,7 +6,7 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 from __future__ import annotations
 
 from rag.decide import Decision
-from rag.prompts import REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_UNKNOWN_WORDS
+from rag.prompts import REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE
 from rag.settings import Settings
 from rag.types import Answer, Citation, Evidence, Source
 
@@ -21,6 +21,11 @@ def refusal_text(decision: Decision) -> str:
     if decision.unknown_words:
         return REFUSAL_UNKNOWN_WORDS.format(words=", ".join(f"“{w}”" for w in decision.unknown_words))
     return REFUSAL
+
+
+def spelling_note(corrections: dict[str, str]) -> str:
+    """What the answer says about question words it read as others ("" when there were none)."""
+    return " ".join(SPELLING_NOTE.format(typo=f"“{typo}”", word=f"“{word}”") for typo, word in corrections.items())
 
 
 def extractive_answer(question: str, evidence: list[Evidence], decision: Decision, settings: Settings) -> Answer:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from rag.answer import spelling_note
 from rag.types import Answer, StreamEvent, final_answer
 
 
@@ -70,7 +71,8 @@ def print_streamed(events: Iterator[StreamEvent], out: TextIO | None = None) -> 
     if " ".join(written.split()) != " ".join(answer.text.split()):
         label = "Checked against the sources" if not answer.notice else "Answer"
         print(f"\n\n{label}:\n{answer.text}", file=out)
-    if answer.notice:
-        print(f"\n{answer.notice}", file=out)
+    for note in (spelling_note(answer.corrections), answer.notice):
+        if note:
+            print(f"\n{note}", file=out)
     print(file=out, flush=True)
     return answer

@@ -74,12 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
                                "scifact-index", help="where the SciFact index is kept between runs")
     bench_questions = benches.add_parser("questions", help="question set: plain BM25 vs plain dense vs pipeline")
     bench_questions.add_argument("file", type=Path, metavar="FILE")
+    bench_typos = benches.add_parser("typos", help="question set with one typo each: uncorrected vs corrected")
+    bench_typos.add_argument("file", type=Path, metavar="FILE")
     bench_backends = benches.add_parser("backends", help="question set answered by each backend, side by side")
     bench_backends.add_argument("file", type=Path, metavar="FILE")
     bench_backends.add_argument("--backends", default="extractive,local-0.5b,local-1.5b,openai",
                                 help="comma-separated: extractive, local-0.5b, local-1.5b, openai, ollama "
                                      "(openai without RAG_OPENAI_BASE_URL: llama.cpp's server on 127.0.0.1)")
-    for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions, bench_backends):
+    for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions, bench_typos, bench_backends):
         sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")
         _common(sub)
 
@@ -245,6 +247,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_backends(settings, args.file, [b.strip() for b in args.backends.split(",") if b.strip()], out=args.out)
     elif args.bench == "questions":
         bench.bench_questions(_engine(args), args.file, out=args.out)
+    elif args.bench == "typos":
+        from rag.bench_typos import bench_typos
+
+        bench_typos(_engine(args), args.file, out=args.out)
     elif args.bench == "scifact":
         from rag.scifact import bench_scifact
 

@@ -86,7 +86,9 @@ class Engine:
         from rag.evidence import gather_evidence
         from rag.followup import refers_back, standalone_query
         from rag.generate import Prepared
+        from rag.multilingual import needs_multilingual
         from rag.question import analyse, comparison_parts, wants_comparison
+        from rag.spelling import apply_corrections
 
         question = question.strip()
         if not question:
@@ -94,9 +96,17 @@ class Engine:
         top_k = top_k or self.settings.top_k
         started = time.perf_counter()
         query = query or standalone_query(question, history or [])
-        shape = analyse(query)
         self._ready()
         retriever = self._retriever
+        # A word no abstract of a large index contains: a typo is read as the corpus word it almost spells;
+        # any other such word makes an English question a refusal (decided below, with the evidence).
+        large = len(retriever.papers) >= self.settings.unknown_word_min_papers > 0
+        unknown = retriever.unknown_words(query) if large and not compare_ids else []
+        corrections = retriever.spelling_fixes(unknown) if self.settings.spelling else {}
+        if corrections:
+            query = apply_corrections(query, corrections)
+        unknown = [] if needs_multilingual(query) else [w for w in unknown if w not in corrections]
+        shape = analyse(query)
         # One vector for the dense rankings and the evidence: scoring a list question's sentences against
         # "Which papers …" too picked fewer of its relevant papers (measured: see README).
         vector = retriever.embed_topic(query)
@@ -132,12 +142,10 @@ class Engine:
                     own = f"{item.hit.part} {question}"
                     evidence[i] = gather_evidence(own, retriever.embed_query(own), [item.hit], retriever.sentences,
                                                   named_papers)[0]
-        large = len(retriever.papers) >= self.settings.unknown_word_min_papers > 0
-        unknown = retriever.unknown_words(query) if large and not shape.multilingual and not compare_ids else []
         decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names), unknown)
         retrieve_ms = (time.perf_counter() - started) * 1000
         return Prepared(question, query, shape, evidence, decision, [h.paper.paper_id for h in ranked],
-                        started, retrieve_ms)
+                        started, retrieve_ms, corrections)
 
     def stream(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
                backend: Any = None, rank_depth: int = 0, carried: list[str] | None = None,

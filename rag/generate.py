@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rag import prompts
@@ -34,6 +34,7 @@ class Prepared:
     ranked_paper_ids: list[str]
     started: float  # perf_counter at the start of the question
     retrieve_ms: float
+    corrections: dict[str, str] = field(default_factory=dict)  # typo → the corpus word searched for instead
 
 
 def build_messages(prepared: Prepared, settings: Settings) -> list[Message]:
@@ -96,6 +97,7 @@ def generate(prepared: Prepared, llm: LLMBackend | None, backend: str, settings:
     done = time.perf_counter()
     answer.backend = backend
     answer.query = prepared.query
+    answer.corrections = dict(prepared.corrections)
     answer.ranked_paper_ids = prepared.ranked_paper_ids
     first = (first_token or done) - prepared.started
     if first_token and last_token and last_token > first_token and len(pieces) > 1:  # stream pieces ≈ tokens

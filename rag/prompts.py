@@ -7,6 +7,8 @@ REFUSAL_MISSING_NAMES = "I could not find {names} in the indexed ICLR 2026 abstr
 # When the question uses a topic word that no abstract of a large index contains ("monsoon").
 REFUSAL_UNKNOWN_WORDS = ("None of the indexed ICLR 2026 abstracts mentions {words}, so I cannot answer that "
                          "(check the spelling, or try another word).")
+# When a question word no abstract contains was read as the corpus word it almost spells (a typo).
+SPELLING_NOTE = "No indexed abstract contains {typo}, so I searched for {word} instead."
 # When an LLM answer could not be checked against the sources well enough.
 FALLBACK_NOTE = "(The {backend} answer did not hold up against the sources, so these are the sources' own sentences.)"
 # When a backend failed outright.

@@ -17,6 +17,7 @@ from typing import Any
 from rag.lexical import lexical_text
 from rag.query import keyword_query, topic_query
 from rag.settings import Settings
+from rag.spelling import Speller
 from rag.store import IndexStore, get_all
 from rag.types import Hit, Paper
 
@@ -106,6 +107,7 @@ class HybridRetriever:
         self.sentences = SentenceIndex.load(store)
         self.titles = SentenceIndex.load(store, "titles")  # multilingual-e5 vectors, for non-English questions
         self._mentions: dict[str, list[str]] = {}
+        self._speller: Speller | None = None
         # Each paper's words without case or punctuation, for exact-name lookups (~1 s for 4,300 papers).
         self._words = {pid: _word_forms(f"{p.title} {p.search_text}") for pid, p in self.papers.items()}
         self.title_names = _title_names(self.papers.values())
@@ -258,6 +260,14 @@ class HybridRetriever:
             if tokens and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts):
                 missing.append(name)
         return missing
+
+    def spelling_fixes(self, words: list[str]) -> dict[str, str]:
+        """The typos among ``unknown_words`` and the corpus word each was meant as (``rag.spelling``)."""
+        if not words:
+            return {}
+        if self._speller is None:  # built on the first unknown word, not at load: most questions have none
+            self._speller = Speller.from_texts(self._words.values())
+        return {word: fix for word in words if (fix := self._speller.correction(word))}
 
     def unknown_words(self, query: str) -> list[str]:
         """The question's topic words (``monsoon``) that no indexed paper contains, even stemmed."""

@@ -69,6 +69,8 @@ class Settings(BaseSettings):
     unknown_word_min_papers: int = Field(
         1000, ge=0, description="Refuse a question using a word that no abstract contains once the index holds "
         "this many papers (absence means little in a small index); 0 turns the rule off")
+    spelling: bool = Field(True, description="On an index that large (see unknown_word_min_papers), read a question "
+                           "word no abstract contains, and no English dictionary has, as the corpus word it almost spells")
     sentences_per_paper: int = Field(2, ge=1)
 
     # LLM backends (the model phrases; retrieval evidence decides and every citation is checked).

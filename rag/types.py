@@ -189,6 +189,7 @@ class Answer:
     notice: str = ""  # why the answer is not the backend's own (fallback), if it is not
     query: str = ""  # what retrieval searched for (the standalone form of a follow-up)
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)  # paper id → sentences quoted/supporting
+    corrections: dict[str, str] = field(default_factory=dict)  # question word (a typo) → corpus word searched for
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -202,6 +203,7 @@ class Answer:
             "supported_sentences": self.supported_sentences,
             "total_sentences": self.total_sentences,
             "notice": self.notice,
+            "corrections": self.corrections,
         }
 
 

@@ -213,6 +213,21 @@ class TestConversations:
         assert manager.open("../evil").id != "../evil" and valid_id(manager.open(None).id)
         assert not manager.known("0123456789abcdef") and manager.latest_id() is None
 
+    def test_a_spelling_correction_is_said_before_the_answer_and_kept(self, tmp_path: Path) -> None:
+        typo = answer("What is TRIM-KV's retension gate?")
+        typo.corrections = {"retension": "retention"}
+        store = ConversationStore(tmp_path)
+        record = Conversation(id="abcdef0123456789")
+        record.add(StoredTurn.from_answer(typo))
+        store.save(record)
+        turn = store.load(record.id).turns[0]
+        assert turn.corrections == {"retension": "retention"}
+        assert turn.to_answer({"qCaq3jGb0S": paper()}).corrections == {"retension": "retention"}
+        message = answer_message(turn, 0)
+        note = "No indexed abstract contains “retension”, so I searched for “retention” instead."
+        assert message.startswith(f"> ℹ️ {note}") and "retention gate. [\\[1\\]](#cite-0-1)" in message
+        assert f"> {note}" in export_markdown(record, {"qCaq3jGb0S": paper()})
+
     def test_refused_answer_links_no_citation(self) -> None:
         turn = StoredTurn.from_answer(answer())
         turn.refused = True

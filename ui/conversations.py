@@ -8,6 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from rag.answer import spelling_note
 from rag.chat import ChatSession, Turn
 from rag.types import Answer
 from ui.catalog import Catalog
@@ -96,11 +97,11 @@ def source_views(turn: StoredTurn) -> list[SourceView]:
 
 
 def answer_message(turn: StoredTurn, index: int) -> str:
-    """A finished turn's answer as chat Markdown: linked citations, then the notice if any."""
+    """A finished turn's answer as chat Markdown: a spelling note if any, linked citations, then the notice."""
     known = [s.rank for s in turn.sources] if not turn.refused else []
-    text = answer_markdown(turn.answer, index, known)
-    notice = notice_markdown(turn.notice)
-    return f"{text}\n\n{notice}" if notice else text
+    parts = [notice_markdown(spelling_note(turn.corrections)), answer_markdown(turn.answer, index, known),
+             notice_markdown(turn.notice)]
+    return "\n\n".join(part for part in parts if part)
 
 
 def chat_messages(record: Conversation) -> list[dict[str, str]]:

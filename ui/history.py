@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rag.answer import spelling_note
 from rag.errors import RagError
 from rag.types import Answer, Citation, Paper, Source
 
@@ -64,6 +65,7 @@ class StoredTurn:
     sources: list[StoredSource] = field(default_factory=list)
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)
     compare_ids: list[str] = field(default_factory=list)
+    corrections: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_answer(cls, answer: Answer, compare_ids: list[str] | None = None) -> StoredTurn:
@@ -72,7 +74,7 @@ class StoredTurn:
             backend=answer.backend, citations=list(answer.citations),
             sources=[StoredSource(s.rank, s.paper.paper_id, s.paper.title, s.score) for s in answer.sources],
             evidence_sentences={k: list(v) for k, v in answer.evidence_sentences.items()},
-            compare_ids=list(compare_ids or []),
+            compare_ids=list(compare_ids or []), corrections=dict(answer.corrections),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -80,7 +82,7 @@ class StoredTurn:
             "question": self.question, "answer": self.answer, "refused": self.refused, "notice": self.notice,
             "backend": self.backend, "citations": [c.to_json() for c in self.citations],
             "sources": [s.to_json() for s in self.sources], "evidence_sentences": self.evidence_sentences,
-            "compare_ids": self.compare_ids,
+            "compare_ids": self.compare_ids, "corrections": self.corrections,
         }
 
     @classmethod
@@ -93,6 +95,7 @@ class StoredTurn:
                      for s in data.get("sources", [])],
             evidence_sentences={str(k): [str(s) for s in v] for k, v in (data.get("evidence_sentences") or {}).items()},
             compare_ids=[str(p) for p in data.get("compare_ids", [])],
+            corrections={str(k): str(v) for k, v in (data.get("corrections") or {}).items()},
         )
 
     def to_answer(self, papers: dict[str, Paper]) -> Answer:
@@ -101,7 +104,8 @@ class StoredTurn:
                    for s in self.sources]
         return Answer(question=self.question, text=self.answer, refused=self.refused, citations=list(self.citations),
                       sources=sources, backend=self.backend, notice=self.notice,
-                      evidence_sentences={k: list(v) for k, v in self.evidence_sentences.items()})
+                      evidence_sentences={k: list(v) for k, v in self.evidence_sentences.items()},
+                      corrections=dict(self.corrections))
 
 
 def missing_paper(paper_id: str, title: str) -> Paper:
@@ -234,7 +238,10 @@ def export_markdown(conversation: Conversation, papers: dict[str, Paper]) -> str
     lines = [f"# {conversation.title or 'Conversation'}", "",
              f"Exported {time.strftime('%Y-%m-%d %H:%M')} from iclr-rag ({len(conversation.turns)} turns).", ""]
     for i, turn in enumerate(conversation.turns, start=1):
-        lines += [f"## {i}. {turn.question}", "", turn.answer, ""]
+        lines += [f"## {i}. {turn.question}", ""]
+        if turn.corrections:
+            lines += [f"> {spelling_note(turn.corrections)}", ""]
+        lines += [turn.answer, ""]
         if turn.notice:
             lines += [f"> {turn.notice}", ""]
         if turn.sources:

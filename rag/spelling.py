@@ -1,0 +1,71 @@
+"""Query spelling: a question word that no indexed abstract contains is a typo or an off-corpus topic.
+
+On a large index such a word makes the question a refusal ("monsoon"). A typo ("wtermarking") should
+not: it is read as the corpus word it almost spells, and the answer says so. What separates the two is
+an English dictionary (the frequency list shipped with ``symspellpy``): a dictionary word ("horse",
+"coral") is a real word the abstracts lack and stays unknown; any other word is corrected to the
+nearest corpus word by SymSpell (edit distance 1, or 2 for words of 8+ letters), if one is common
+enough in the corpus that the fix is not itself a one-off string.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+MIN_LENGTH = 5  # shorter strings are acronyms or too close to too many words to correct
+MIN_PAPERS = 3  # a correction must be a word at least this many abstracts use
+_LONG_WORD = 8  # from this length on, two edits away still reads as the same word
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """About 83,000 lower-case English words (symspellpy's frequency dictionary, Google Books n-grams)."""
+    from importlib.resources import files
+
+    text = (files("symspellpy") / "frequency_dictionary_en_82_765.txt").read_text(encoding="utf-8")
+    return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line)
+
+
+@dataclass
+class Speller:
+    """SymSpell over the corpus vocabulary, each word counted once per paper that uses it."""
+
+    symspell: Any
+
+    @classmethod
+    def from_texts(cls, texts: Any) -> Speller:
+        """``texts``: each paper's words, lower case and space-separated (~2.5 s for 4,300 papers)."""
+        from collections import Counter
+
+        from symspellpy import SymSpell
+
+        papers_using: Counter[str] = Counter()
+        for text in texts:
+            papers_using.update({w for w in text.split() if w.isalpha()})
+        symspell = SymSpell(max_dictionary_edit_distance=2, prefix_length=7, count_threshold=MIN_PAPERS)
+        for word, count in papers_using.items():
+            if len(word) >= MIN_LENGTH - 2:
+                symspell.create_dictionary_entry(word, count)
+        return cls(symspell)
+
+    def correction(self, word: str) -> str | None:
+        """The corpus word a non-dictionary ``word`` is a typo of, or None (a real word, or no close one)."""
+        from symspellpy import Verbosity
+
+        word = word.lower()
+        if len(word) < MIN_LENGTH or not word.isalpha() or word in english_words():
+            return None
+        distance = 2 if len(word) >= _LONG_WORD else 1
+        # Closest distance first, then the word most papers use.
+        found = self.symspell.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance)
+        return found[0].term if found and found[0].term != word else None
+
+
+def apply_corrections(text: str, corrections: dict[str, str]) -> str:
+    """``text`` with each corrected word replaced (whole words, any case)."""
+    for typo, word in corrections.items():
+        text = re.sub(rf"(?<![\w-]){re.escape(typo)}(?![\w-])", word, text, flags=re.IGNORECASE)
+    return text

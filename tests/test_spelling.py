@@ -1,0 +1,85 @@
+"""Spelling: typos read as the corpus word meant, real words the corpus lacks left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.bench_typos import misspell
+from rag.settings import Settings
+from rag.spelling import Speller, apply_corrections, english_words
+
+CORPUS = ["robust watermarking of generated video", "watermarking images against removal attacks",
+          "a watermarking scheme for diffusion models", "the house of quantization", "house prices",
+          "attention kernels", "tokenizer design for code", "tokenizer merges"]
+
+
+@pytest.fixture(scope="module")
+def speller() -> Speller:
+    return Speller.from_texts(CORPUS)
+
+
+class TestSpeller:
+    def test_a_typo_is_read_as_the_corpus_word(self, speller: Speller) -> None:
+        assert speller.correction("wtermarking") == "watermarking"
+        assert speller.correction("Watermakring") == "watermarking"  # swapped letters, any case
+
+    def test_long_words_may_be_two_edits_away_short_ones_one(self, speller: Speller) -> None:
+        assert speller.correction("wtermarkng") == "watermarking"
+        assert speller.correction("atetnion") is None  # 8 letters but "attention" is in too few papers
+
+    def test_a_word_too_few_papers_use_is_no_correction(self, speller: Speller) -> None:
+        assert speller.correction("tokeniser") is None  # "tokenizer": two papers, below MIN_PAPERS
+
+    def test_english_words_and_short_strings_are_not_typos(self, speller: Speller) -> None:
+        assert "horse" in english_words() and "monsoon" in english_words()
+        assert speller.correction("horse") is None  # a real word the corpus lacks, though "house" is one edit away
+        assert speller.correction("wtrm") is None and speller.correction("gpt-4o") is None
+
+    def test_apply_replaces_whole_words_only(self) -> None:
+        text = apply_corrections("Wtermarking of wtermarking-free video", {"wtermarking": "watermarking"})
+        assert text == "watermarking of wtermarking-free video"
+
+
+class TestMisspell:
+    def test_one_deterministic_error_keeping_the_first_letter(self) -> None:
+        first = misspell("q-1", "Which papers study watermarking of videos?", known=lambda word: False)
+        assert first == misspell("q-1", "Which papers study watermarking of videos?", known=lambda word: False)
+        assert first is not None and first.word in ("watermarking", "videos")
+        assert first.typo[0] == first.word[0] and first.typo != first.word
+        assert abs(len(first.typo) - len(first.word)) <= 1
+        assert first.question == "Which papers study watermarking of videos?".replace(first.word, first.typo)
+
+    def test_typos_that_spell_a_known_word_are_skipped(self) -> None:
+        made = misspell("q-2", "Which papers study watermarking?", known=lambda word: word != "watermarkng")
+        assert made is not None and made.typo == "watermarkng"
+        assert misspell("q-3", "What is TRIM-KV?", known=lambda word: False) is None  # names are not misspelt
+
+
+class TestEngine:
+    QUESTION = "Which papers speed up autoregresive image generation?"
+
+    def test_a_typo_in_a_large_index_is_corrected_and_said(self, seed_index) -> None:
+        from rag.engine import Engine
+
+        answer = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1, backend="extractive")).ask(
+            self.QUESTION)
+        assert not answer.refused and answer.corrections == {"autoregresive": "autoregressive"}
+        assert {"rJdGst0W8s", "qIujRzzWnd"} & {c.paper_id for c in answer.citations}
+        assert answer.query == "Which papers speed up autoregressive image generation?"
+        assert answer.to_json()["corrections"] == {"autoregresive": "autoregressive"}
+
+    def test_without_correction_the_typo_is_refused_by_name(self, seed_index) -> None:
+        from rag.engine import Engine
+
+        answer = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1, spelling=False,
+                                 backend="extractive")).ask(self.QUESTION)
+        assert answer.refused and "“autoregresive”" in answer.text and answer.corrections == {}
+
+    def test_the_terminal_prints_the_correction(self, seed_index, capsys: pytest.CaptureFixture[str]) -> None:
+        from rag.chat import print_streamed
+        from rag.engine import Engine
+
+        engine = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1, backend="extractive"))
+        print_streamed(engine.stream(self.QUESTION))
+        assert "No indexed abstract contains “autoregresive”, so I searched for “autoregressive” instead." \
+            in capsys.readouterr().out
