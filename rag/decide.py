@@ -12,7 +12,10 @@ from rag.settings import Settings
 from rag.types import Evidence
 
 # A further paper joins a one-paper answer only if its best sentence is nearly as good as the best one's.
-RELATIVE_CUT = 0.85
+# Measured with extractive answers, citation precision / recall of the name, number and paraphrase questions:
+# own set on seeds + 4,302 0.761 / 0.973 at 0.85, 0.883 / 0.973 at 0.95, 0.972 / 0.946 with no second paper;
+# seeds 0.941 → 0.986 (recall 1.0 both); the held-out set confirmed it (0.758 → 0.845, recall 0.976 both).
+RELATIVE_CUT = 0.95
 # A list answer keeps every paper whose best sentence reaches this share of the best paper's.
 LIST_RELATIVE_CUT = 0.75
 
