@@ -139,7 +139,7 @@ class Engine:
         if shape.kind == "comparison":  # each compared paper's sentences ranked for its own piece of the question
             for i, item in enumerate(evidence):
                 if item.hit.part is not None and not shape.multilingual:
-                    own = f"{item.hit.part} {question}"
+                    own = f"{item.hit.part} {apply_corrections(question, corrections)}"
                     evidence[i] = gather_evidence(own, retriever.embed_query(own), [item.hit], retriever.sentences,
                                                   named_papers)[0]
         decision = decide(shape, evidence, self.settings, retriever.missing_names(shape.names), unknown)

@@ -17,6 +17,7 @@ from rag.decide import Decision
 from rag.llm import BackendError, LLMBackend, Message
 from rag.question import QuestionShape
 from rag.settings import Settings
+from rag.spelling import apply_corrections
 from rag.table import comparison_table
 from rag.types import Answer, Citation, Evidence, StreamEvent
 from rag.verify import check_citations
@@ -48,7 +49,8 @@ def build_messages(prepared: Prepared, settings: Settings) -> list[Message]:
         blocks.append(prompts.SOURCE_BLOCK.format(n=n, title=item.hit.paper.display_title, sentences=text))
     system = {"comparison": prompts.COMPARISON_SYSTEM, "list": prompts.LIST_SYSTEM}.get(
         prepared.shape.kind, prompts.ANSWER_SYSTEM)
-    user = prompts.ANSWER_USER.format(question=prepared.question, sources="\n\n".join(blocks))
+    question = apply_corrections(prepared.question, prepared.corrections)  # the words the evidence was found for
+    user = prompts.ANSWER_USER.format(question=question, sources="\n\n".join(blocks))
     return [Message("system", system), Message("user", user)]
 
 

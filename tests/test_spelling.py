@@ -75,6 +75,17 @@ class TestEngine:
                                  backend="extractive")).ask(self.QUESTION)
         assert answer.refused and "“autoregresive”" in answer.text and answer.corrections == {}
 
+    def test_the_llm_is_asked_the_corrected_question(self, seed_index) -> None:
+        from fakes import FakeLLM
+
+        from rag.engine import Engine
+
+        llm = FakeLLM("ARPG decodes tokens in parallel [1].")
+        answer = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1)).ask(self.QUESTION, backend=llm)
+        prompt = llm.requests[0][-1].content
+        assert "speed up autoregressive image generation" in prompt and "autoregresive" not in prompt
+        assert answer.corrections == {"autoregresive": "autoregressive"}
+
     def test_the_terminal_prints_the_correction(self, seed_index, capsys: pytest.CaptureFixture[str]) -> None:
         from rag.chat import print_streamed
         from rag.engine import Engine
