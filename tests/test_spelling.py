@@ -86,6 +86,20 @@ class TestEngine:
         assert "speed up autoregressive image generation" in prompt and "autoregresive" not in prompt
         assert answer.corrections == {"autoregresive": "autoregressive"}
 
+    def test_a_word_only_the_llm_translation_uses_is_never_refused(self, seed_index) -> None:
+        from fakes import FakeLLM
+
+        from rag.engine import Engine
+
+        engine = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1))
+        llm = FakeLLM("Are there papers that punish watermark removal in video diffusion models?",
+                      "SIGMark embeds a watermark in videos while they are generated [1].")
+        answer = engine.ask("有没有关于视频扩散模型水印的论文？", backend=llm)  # "punish": no abstract has it
+        assert "punish" in answer.query and not answer.refused
+        assert answer.citations[0].paper_id == "tKyAD2LhnI" and answer.corrections == {}
+        monsoon = engine.ask("Which paper forecasts monsoon rainfall?", backend=FakeLLM("unused"))
+        assert monsoon.refused and "“monsoon”" in monsoon.text  # the user's own word still is
+
     def test_the_terminal_prints_the_correction(self, seed_index, capsys: pytest.CaptureFixture[str]) -> None:
         from rag.chat import print_streamed
         from rag.engine import Engine
