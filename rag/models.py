@@ -9,6 +9,7 @@ needs only a size check.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import queue
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import zipfile
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -215,6 +217,21 @@ SEED = 42
 _END = object()
 _servers: dict[tuple[str, int, int], Any] = {}
 _servers_lock = threading.Lock()
+# Replies being generated: (stop flag, llama.cpp thread). Python's exit kills a daemon thread that is
+# inside llama.cpp by unwinding it through C++ frames, which aborts the process ("FATAL: exception not
+# rethrown", exit 134): a `rag serve` stopped by SIGTERM mid-answer did exactly that.
+_running: set[tuple[threading.Event, threading.Thread]] = set()
+_STOP_WAIT_S = 10.0  # llama.cpp notices the stop flag at its next token; a long prompt may take seconds
+
+
+@atexit.register
+def _stop_running_replies() -> None:
+    """At exit, ask llama.cpp to drop every reply in progress and wait for its threads to leave it."""
+    for stop, _ in list(_running):
+        stop.set()
+    deadline = time.monotonic() + _STOP_WAIT_S
+    for _, thread in list(_running):
+        thread.join(max(0.0, deadline - time.monotonic()))
 
 
 class LocalLLM:
@@ -251,9 +268,12 @@ class LocalLLM:
             except BaseException as error:  # handed to the consumer, raised there
                 chunks.put(error)
             finally:
+                _running.discard(running)
                 chunks.put(_END)
 
-        threading.Thread(target=generate, name="local-llm", daemon=True).start()
+        running = (stop, threading.Thread(target=generate, name="local-llm", daemon=True))
+        _running.add(running)
+        running[1].start()
         try:
             while (item := chunks.get()) is not _END:
                 if isinstance(item, BaseException):

@@ -218,3 +218,28 @@ def test_real_model_streams_tokens() -> None:
     deltas = list(llm.stream_chat([{"role": "user", "content": "Name three primary colours."}], max_tokens=32))
     assert len(deltas) > 1 and "".join(deltas).strip()
     assert LocalLLM(path, n_ctx=2048, threads=2)._server is llm._server  # loaded once per process
+
+
+@pytest.mark.slow
+def test_exit_mid_reply_is_clean(tmp_path: Path) -> None:
+    """Python's exit while llama.cpp is writing a reply (`rag serve` stopped by SIGTERM mid-answer) used to
+    abort the process ("FATAL: exception not rethrown", exit 134); now the reply is dropped first."""
+    import subprocess
+    import sys
+
+    path = fetch_model(default_models_dir(), "0.5b", progress=False)
+    script = tmp_path / "exit_mid_reply.py"
+    script.write_text(
+        "import sys, threading\n"
+        "from rag.models import LocalLLM\n"
+        f"llm = LocalLLM({str(path)!r}, n_ctx=2048, threads=2)\n"
+        "started = threading.Event()\n"
+        "def consume():\n"
+        "    for _ in llm.stream_chat([{'role': 'user', 'content': 'Count from 1 to 500.'}], max_tokens=400):\n"
+        "        started.set()\n"
+        "threading.Thread(target=consume, daemon=True).start()\n"
+        "assert started.wait(60)\n"
+        "sys.exit(0)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert "FATAL" not in done.stderr
