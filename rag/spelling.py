@@ -47,8 +47,8 @@ class Speller:
             papers_using.update({w for w in text.split() if w.isalpha()})
         symspell = SymSpell(max_dictionary_edit_distance=2, prefix_length=7, count_threshold=MIN_PAPERS)
         for word, count in papers_using.items():
-            if len(word) >= MIN_LENGTH - 2:
-                symspell.create_dictionary_entry(word, count)
+            if len(word) >= MIN_LENGTH - 1:  # a shorter word is out of reach: typos are 5+ letters, 1 edit away
+                symspell.create_dictionary_entry(word, count)  # (8+ letters may be 2 edits away: still 6+)
         return cls(symspell)
 
     def correction(self, word: str) -> str | None:
