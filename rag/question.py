@@ -29,7 +29,7 @@ _CUE_WORDS = frozenset("compare compared comparing comparison differ differs dif
 # Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
 # compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
 _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:-[A-Za-z0-9]+)*\b"
-                   r"|\b[A-Za-z]+(?:-[A-Za-z0-9]+)+\b")
+                   r"|\b[A-Za-z]+(?:-[A-Za-z0-9]+)+\b", re.ASCII)  # ASCII: in "LLM里的attention" 里 ends the name
 
 MAX_PARTS = 4
 

@@ -52,6 +52,9 @@ class TestShapes:
         assert names_in("How does TRIM-KV beat SnapKV on GSM8K with mCLM and D2F?") == [
             "TRIM-KV", "SnapKV", "GSM8K", "mCLM", "D2F"]
         assert names_in("How do post-hoc, long-context methods work in the USA?") == []
+        # Chinese writes no spaces: a name ends where the Latin letters do (it used to run on into the
+        # Chinese text, "LLM里的attention", which no abstract contains, and refused the question).
+        assert names_in("LLM里的attention sink和GSM8K上的Text-to-CAD生成") == ["GSM8K", "Text-to-CAD"]
 
     def test_multilingual_detection(self) -> None:
         assert needs_multilingual("TRIM-KV 是什么？") and not needs_multilingual("What is TRIM-KV?")
