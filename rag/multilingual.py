@@ -2,8 +2,8 @@
 
 MiniLM is English-only: a Chinese question finds nothing with it. e5 maps Chinese and English into
 one space, but at ~30 texts/s on two cores it is too slow for every sentence, so the index holds e5
-vectors of titles only (a few seconds per hundred papers), and the sentences of the few papers a
-question retrieves are embedded when asked.
+vectors of each title with the abstract's first sentence (``index.multilingual_text``, ~14 papers/s), and
+the sentences of the few papers a question retrieves are embedded when asked.
 """
 
 from __future__ import annotations

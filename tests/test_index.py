@@ -67,6 +67,29 @@ class TestIncremental:
         assert report.embedded_papers == 0
         assert snapshot(index_copy) == before  # not even a new generation
 
+    def test_multilingual_vectors_read_title_and_first_sentence_and_old_ones_are_redone(self, index_copy: Path) -> None:
+        settings = Settings(index_dir=index_copy)
+        store = IndexStore(settings)
+        papers = {pid: s.paper for pid, s in store.stored_papers().items()}
+        rows = store.collection("titles").get(include=["documents", "metadatas", "embeddings"])
+        texts = {m["paper_id"]: d for d, m in zip(rows["documents"], rows["metadatas"])}
+        paper = next(p for p in papers.values() if not p.title_derived)
+        assert texts[paper.paper_id] == index_module.multilingual_text(paper)
+        assert texts[paper.paper_id].startswith(f"{paper.display_title}. ") and len(texts[paper.paper_id]) > len(
+            paper.display_title) + 20
+        # An index from before: title-only rows. The next ingest embeds them again, though no paper changed.
+        old = store.collection("titles")
+        old.update(ids=rows["ids"], embeddings=rows["embeddings"],  # given: Chroma would fetch a model to embed
+                   documents=[papers[m["paper_id"]].display_title for m in rows["metadatas"]])
+        generation = store.live_generation()
+        ingest(settings, [SEEDS], progress=False)
+        assert store.live_generation() == generation + 1
+        rows = store.collection("titles").get(include=["documents", "metadatas"])
+        assert all(d == index_module.multilingual_text(papers[m["paper_id"]])
+                   for d, m in zip(rows["documents"], rows["metadatas"]))
+        ingest(settings, [SEEDS], progress=False)
+        assert store.live_generation() == generation + 1  # current rows: nothing to do
+
     def test_new_changed_and_metadata_only_papers(self, index_copy: Path, tmp_path: Path) -> None:
         settings = Settings(index_dir=index_copy)
         extra = write_jsonl(tmp_path / "extra.jsonl", [NEW_PAPER])
