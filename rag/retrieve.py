@@ -106,6 +106,9 @@ class HybridRetriever:
         self.bm25 = _bm25_retriever(list(self.papers.values()), settings, settings.candidates)
         self.sentences = SentenceIndex.load(store)
         self.titles = SentenceIndex.load(store, "titles")  # multilingual-e5 vectors, for non-English questions
+        # An index from before they read the first sentence holds titles only: no headline scores then.
+        self.headlines = any(text != self.papers[pid].display_title
+                             for pid, text in zip(self.titles.paper_ids, self.titles.texts) if pid in self.papers)
         self._mentions: dict[str, list[str]] = {}
         self._speller: Speller | None = None
         # Each paper's words without case or punctuation, for exact-name lookups (~1 s for 4,300 papers).
@@ -197,7 +200,9 @@ class HybridRetriever:
         order = sorted(fused, key=lambda pid: fused[pid], reverse=True)[:top_k]
         return [Hit(paper=self.papers[pid], score=fused[pid],
                     dense_score=_score(views["dense"], pid), bm25_score=_score(views["bm25"], pid),
-                    sentence_score=_score(views["sentence"], pid)) for pid in order if pid in self.papers]
+                    sentence_score=_score(views["sentence"], pid),
+                    headline_score=_score(views["titles"], pid) if "titles" in views and self.headlines else None)
+                for pid in order if pid in self.papers]
 
 
     def search_comparison(self, question: str, parts: list[str], top_k: int, vector: Any | None = None) -> list[Hit]:

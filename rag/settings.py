@@ -61,7 +61,9 @@ class Settings(BaseSettings):
     # Answering.
     backend: str = Field("local", description="Answer backend: local | openai | ollama | extractive")
     min_evidence: float = Field(0.35, description="Best sentence similarity below which the answer is a refusal")
-    min_evidence_multilingual: float = Field(0.80, description="The same for non-English questions (e5 scale)")
+    min_evidence_multilingual: float = Field(0.70, description="The same for non-English questions (e5 scale)")
+    min_headline_multilingual: float = Field(
+        0.79, description="Best e5 title + first-sentence similarity below which a non-English question is refused")
     min_sentence: float = Field(0.30, description="Weakest sentence similarity quoted in an extractive answer")
     max_answer_papers: int = Field(3, ge=1, description="Papers quoted in an extractive answer")
     min_list_evidence: float = Field(0.45, description="Weakest best-sentence score of a paper in a list answer")

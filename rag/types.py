@@ -124,6 +124,7 @@ class Hit:
     dense_score: float | None = None  # best cosine similarity of any chunk of the paper
     bm25_score: float | None = None
     sentence_score: float | None = None  # best cosine similarity of any single sentence
+    headline_score: float | None = None  # multilingual-e5 similarity of title + first sentence (non-English)
     part: str | None = None  # for comparisons: the piece of the question this paper answers
 
 

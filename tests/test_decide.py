@@ -35,6 +35,19 @@ def test_a_named_paper_still_decides_over_the_first_retrieved() -> None:
     assert _chosen(evidence) == ["named"]
 
 
+def test_a_chinese_question_far_from_every_headline_is_refused() -> None:
+    def evidence(headline: float, names: list[str] | None = None) -> list[Evidence]:
+        item = _evidence("p", 0.85, names)  # sentences alone look answerable on e5's crowded scale
+        item.hit.headline_score = headline
+        return [item]
+
+    shape = QuestionShape("single", multilingual=True)
+    assert decide(shape, evidence(0.77), Settings()).refused
+    assert not decide(shape, evidence(0.81), Settings()).refused
+    assert not decide(shape, evidence(0.77, names=["TRIM-KV"]), Settings()).refused  # a found name keeps it
+    assert not decide(QuestionShape("single"), evidence(0.77), Settings()).refused  # English: rule not used
+
+
 def test_a_list_keeps_papers_above_its_relative_cut_only() -> None:
     evidence = [_evidence("a", 0.40), _evidence("b", 0.80), _evidence("c", 0.62)]
     assert _chosen(evidence, "list") == ["b", "c"]
