@@ -18,6 +18,9 @@ from rag.types import Evidence
 RELATIVE_CUT = 0.95
 # A list answer keeps every paper whose best sentence reaches this share of the best paper's.
 LIST_RELATIVE_CUT = 0.75
+# Where e5 similarities of loosely related sentences crowd: a non-English list keeps the papers
+# LIST_RELATIVE_CUT of the way from here to the best (the refusal floor was this until it dropped to 0.70).
+E5_CROWD = 0.80
 
 
 @dataclass
@@ -58,8 +61,8 @@ def decide(shape: QuestionShape, evidence: list[Evidence], settings: Settings,
             return Decision(refused=False, chosen=chosen, sentences_per_paper=2)
     if shape.kind == "list":
         cut = max(settings.min_list_evidence, LIST_RELATIVE_CUT * top)
-        if shape.multilingual:  # e5 similarities crowd just above their floor: compare distances from it
-            cut = floor + LIST_RELATIVE_CUT * (top - floor)
+        if shape.multilingual:  # e5 similarities crowd: compare distances from where they do
+            cut = E5_CROWD + LIST_RELATIVE_CUT * (top - E5_CROWD)
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut][: settings.max_list_papers]
         return Decision(refused=False, chosen=chosen, sentences_per_paper=1)
     named = [(n, e) for n, e in numbered if e.names_found]

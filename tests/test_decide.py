@@ -51,3 +51,11 @@ def test_a_chinese_question_far_from_every_headline_is_refused() -> None:
 def test_a_list_keeps_papers_above_its_relative_cut_only() -> None:
     evidence = [_evidence("a", 0.40), _evidence("b", 0.80), _evidence("c", 0.62)]
     assert _chosen(evidence, "list") == ["b", "c"]
+
+
+def test_a_chinese_list_measures_its_cut_from_where_e5_scores_crowd() -> None:
+    # e5 cosines of loosely related sentences sit near 0.80: a list keeps papers 75% of the way from there
+    # to the best (0.875 here), not from the lower refusal floor (that would be 0.85 and take "b" too).
+    evidence = [_evidence("a", 0.90), _evidence("b", 0.86), _evidence("c", 0.70)]
+    decision = decide(QuestionShape("list", multilingual=True), evidence, Settings())
+    assert [e.hit.paper.paper_id for _, e in decision.chosen] == ["a"]
