@@ -46,7 +46,7 @@ def decide(shape: QuestionShape, evidence: list[Evidence], settings: Settings,
     if top < floor and not any(e.names_found for e in evidence):
         return Decision(refused=True)
     # e5's sentence similarities barely tell Chinese questions the corpus lacks from answerable ones (on 35
-    # blind dev questions, 8 of 30 answerable scored below the out-of-corpus ones); how well the best
+    # blind dev questions, 8 of 30 answerable ones scored below 4 of the 5 out-of-corpus ones); how well the best
     # paper's title and first sentence fit does, for questions far off topic (a recipe: 0.78, the lowest
     # answerable: 0.80). Questions near the corpus (option pricing with neural networks) still pass.
     headline = max((e.hit.headline_score for e in evidence if e.hit.headline_score is not None), default=None)
