@@ -172,15 +172,17 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     final = [paper for paper, _ in pairs] + carried
     report.total_papers = len(final)
     complete = manifest is not None and all(store.has_kind(kind) for kind in KINDS)
+    # Read once: whether anything is to do, and which multilingual rows the new generation can copy.
+    titles = _current_titles(store, final) if manifest is not None and not rebuild else {}
     if (complete and not rebuild and not (report.added or report.updated or report.removed)
-            and len(_current_titles(store, final)) == len(final)):
+            and len(titles) == len(final)):
         return report
 
     info = build_info(settings)
     store.drop_orphans()
     generation, collections = store.new_generation(info)
     try:
-        _write_generation(store, settings, collections, final, to_embed, report, progress)
+        _write_generation(store, settings, collections, final, to_embed, report, progress, titles)
         store.go_live(generation, info, len(final))
     except BaseException:  # includes KeyboardInterrupt: the live index must stay as it was
         store.abandon(generation)
@@ -207,15 +209,15 @@ def _title_rows(papers: list[Paper], progress: bool) -> list[tuple[str, list[flo
 
     from rag.multilingual import embed_passages
 
+    texts = [multilingual_text(p) for p in papers]
     vectors = []
     with tqdm(total=len(papers), unit="paper", desc="embedding titles and first sentences (multilingual)",
               disable=not progress, file=sys.stderr) as bar:
-        for start in range(0, len(papers), 64):
-            batch = papers[start:start + 64]
-            vectors.extend(embed_passages([multilingual_text(p) for p in batch]))
-            bar.update(len(batch))
-    return [(f"{p.paper_id}#t", vector.tolist(), multilingual_text(p), {"paper_id": p.paper_id, "position": 0})
-            for p, vector in zip(papers, vectors)]
+        for start in range(0, len(texts), 64):
+            vectors.extend(embed_passages(texts[start:start + 64]))
+            bar.update(len(texts[start:start + 64]))
+    return [(f"{p.paper_id}#t", vector.tolist(), text, {"paper_id": p.paper_id, "position": 0})
+            for p, text, vector in zip(papers, texts, vectors)]
 
 
 def _current_titles(store: IndexStore, papers: list[Paper]) -> dict[str, list[tuple[str, list[float], str, dict]]]:
@@ -233,7 +235,8 @@ def _copy_rows(store: IndexStore, collection: Any, rows: list[tuple[str, list[fl
 
 
 def _write_generation(store: IndexStore, settings: Settings, collections: dict[str, Any], final: list[Paper],
-                      to_embed: list[Paper], report: IngestReport, progress: bool) -> None:
+                      to_embed: list[Paper], report: IngestReport, progress: bool,
+                      current_titles: dict[str, list[tuple[str, list[float], str, dict]]]) -> None:
     from llama_index.vector_stores.chroma import ChromaVectorStore
 
     keep_ids = {p.paper_id for p in final} - {p.paper_id for p in to_embed}
@@ -255,7 +258,7 @@ def _write_generation(store: IndexStore, settings: Settings, collections: dict[s
     _copy_rows(store, collections["sentences"], sentences)
     # Multilingual vectors are copied or computed per paper, so an index from before they existed (or
     # before they read the first sentence) gains them.
-    titles = _current_titles(store, [p for p in final if p.paper_id in keep_ids])
+    titles = {pid: rows for pid, rows in current_titles.items() if pid in keep_ids}
     _copy_rows(store, collections["titles"], [row for rows in titles.values() for row in rows])
     _copy_rows(store, collections["titles"], _title_rows([p for p in final if p.paper_id not in titles],
                                                                    progress))
