@@ -150,6 +150,26 @@ class TestTranslation:
         timings = engine.ask("有没有关于视频扩散模型水印的论文？", backend=llm).timings_ms
         assert 300 <= timings["retrieve"] <= timings["first_token"] <= timings["total"]
 
+    @pytest.mark.parametrize("question, reply, kept", [
+        # Translated up to its question, then a statement the model made up: the question is kept.
+        ("LLM里的attention sink和表征压缩有什么联系？听说有论文归因于massive activations？",
+         "What links attention sinks and representation compression in LLMs? A paper says massive activations.",
+         "What links attention sinks and representation compression in LLMs?"),
+        # Plain English words written in Latin letters may be reworded; only names must stay.
+        ("有没有用MLLM做reasoning video segmentation的方法？",
+         "Are there methods that use an MLLM to segment videos by reasoning?",
+         "Are there methods that use an MLLM to segment videos by reasoning?"),
+        ("有没有用MLLM做reasoning video segmentation的方法？", "Are there methods to segment videos by reasoning?",
+         None),  # the name MLLM is lost
+        ("StateLM 是怎么管理上下文的？能在一百万token里做大海捞针吗？",
+         "In StateLM, the model manages its context with tools. It can find a needle in a million tokens.",
+         None),  # no question left: an answer
+    ])
+    def test_a_translation_keeps_the_question_and_its_names(self, question, reply, kept) -> None:
+        from rag.translate import llm_translate
+
+        assert llm_translate(FakeLLM(reply), question) == kept
+
     @pytest.mark.parametrize("question, reply", [
         ("澳大利亚的首都是哪里？", "The capital of Australia is Canberra."),  # an answer, not a translation
         ("TRIM-KV 是什么？", "What is it?"),  # lost the name
