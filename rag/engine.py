@@ -76,12 +76,14 @@ class Engine:
 
     def prepare(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
                 rank_depth: int = 0, carried: list[str] | None = None, paper_ids: list[str] | None = None,
-                compare_ids: list[str] | None = None, query: str | None = None):
+                compare_ids: list[str] | None = None, query: str | None = None, started: float | None = None):
         """Retrieval, evidence and the refuse-or-answer decision: everything but the wording.
 
         ``history``: earlier user turns; ``carried``: papers cited in the last turn, kept in the sources of a
         follow-up that refers back; ``paper_ids``: search only these papers; ``compare_ids``: compare exactly
-        these papers; ``query``: a standalone rewrite of a follow-up (else a deterministic one is made)."""
+        these papers; ``query``: a standalone rewrite of a follow-up (else a deterministic one is made);
+        ``started``: when the question arrived, if an LLM rewrite or translation came first (it counts in
+        the time to the sources)."""
         from rag.decide import decide
         from rag.evidence import gather_evidence
         from rag.followup import refers_back, standalone_query
@@ -94,7 +96,7 @@ class Engine:
         if not question:
             raise RagError("the question is empty; ask something about the indexed papers")
         top_k = top_k or self.settings.top_k
-        started = time.perf_counter()
+        started = time.perf_counter() if started is None else started
         said = standalone_query(question, history or [])  # the user's own words
         query = query or said
         self._ready()
@@ -178,10 +180,7 @@ class Engine:
 
             query = llm_rewrite(llm, question, history, self.settings)
         prepared = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
-                                paper_ids=paper_ids, compare_ids=compare_ids, query=query)
-        # An LLM rewrite or translation comes before retrieval: it counts in the time to the sources.
-        prepared.retrieve_ms += (prepared.started - started) * 1000
-        prepared.started = started
+                                paper_ids=paper_ids, compare_ids=compare_ids, query=query, started=started)
         yield StreamEvent("sources", sources=sources_for(prepared.evidence), refused=prepared.decision.refused)
         yield from generate(prepared, llm, backend, self.settings, self._retriever.sentences,
                             self._retriever.embed_texts)
