@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rag.lexical import lexical_text
-from rag.query import keyword_query, topic_query
+from rag.query import QUESTION_WORDS, keyword_query, topic_query
 from rag.settings import Settings
 from rag.spelling import Speller
 from rag.store import IndexStore, get_all
@@ -113,7 +113,7 @@ class HybridRetriever:
         self._speller: Speller | None = None
         # Each paper's words without case or punctuation, for exact-name lookups (~1 s for 4,300 papers).
         self._words = {pid: _word_forms(f"{p.title} {p.search_text}") for pid, p in self.papers.items()}
-        self.title_names = _title_names(self.papers.values())
+        self.title_names, self.title_heads = _title_names(self.papers.values())
 
     def embed_query(self, query: str) -> Any:
         import numpy as np
@@ -241,6 +241,13 @@ class HybridRetriever:
                 # A common word ("tactic") counts only when written as a name (capitalised).
                 if key in self.title_names and (phrase[0][:1].isupper() or not key.isalpha()):
                     found.update(self.title_names[key])
+                # A title with no colon ("Visual Jigsaw Post-Training Improves MLLMs") does not say where its
+                # name ends: its first words count when the question writes them all capitalised, not
+                # after a question word ("Do Large …"), and hardly any abstract uses them (not "Large Language").
+                elif (size >= 2 and key in self.title_heads and all(w[:1].isupper() for w in phrase)
+                      and phrase[0].lower() not in QUESTION_WORDS
+                      and len(self.papers_mentioning(" ".join(phrase))) <= DISTINCTIVE_NAME_PAPERS):
+                    found.update(self.title_heads[key])
         return found
 
     def distinctive_names(self, query: str) -> list[str]:
@@ -297,14 +304,20 @@ def _word_forms(text: str) -> str:
     return "\n".join(" " + " ".join(re.findall(r"[0-9a-z]+", form)) + " " for form in (lower, joined))
 
 
-def _title_names(papers: Any) -> dict[str, list[str]]:
-    """Short names that titles give their method before a colon: "SIGMark: Scalable …" → sigmark."""
+def _title_names(papers: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Short names that titles give their method before a colon ("SIGMark: Scalable …" → sigmark), and the
+    first 2–4 words of titles without a colon, any of which may be the name."""
     names: dict[str, list[str]] = {}
+    heads: dict[str, list[str]] = {}
     for paper in papers:
         head, colon, _ = paper.display_title.partition(":")
         if colon and 0 < len(head.split()) <= _TITLE_NAME_WORDS and len(_squash(head)) >= 2:
             names.setdefault(_squash(head), []).append(paper.paper_id)
-    return names
+        elif not colon:
+            words = head.split()
+            for size in range(2, min(_TITLE_NAME_WORDS, len(words)) + 1):
+                heads.setdefault(_squash(" ".join(words[:size])), []).append(paper.paper_id)
+    return names, heads
 
 
 def _by_paper(scored: Any) -> dict[str, _Ranked]:

@@ -63,6 +63,32 @@ class TestRetrieval:
         # Matching over text with its spaces removed found "D2F" in "… and 2 f…" of unrelated abstracts.
         assert retriever.papers_mentioning(name) == expected
 
+    @pytest.mark.parametrize("question, expected", [
+        ("How does Visual Jigsaw train multimodal models?", {"tBf2SUzfZw"}),  # title without a colon
+        ("Visual Jigsaw 是如何对多模态大模型进行后训练的？", {"tBf2SUzfZw"}),
+        ("How does visual jigsaw training work?", set()),  # not written as a name
+        ("What is SIGMark?", {"tKyAD2LhnI"}),  # "SIGMark: Scalable …"
+    ])
+    def test_a_title_name_used_in_the_question_is_found(self, retriever, question, expected) -> None:
+        assert retriever.named_in_title(question) == expected
+
+    def test_a_title_head_counts_only_as_a_rare_name_not_after_a_question_word(self) -> None:
+        from rag.retrieve import HybridRetriever, _title_names, _word_forms
+        from rag.types import Paper
+
+        papers = [Paper("q", "Do Large Language Models Know What They Are Capable Of?", "We ask LLMs.", "x:1"),
+                  Paper("l", "Large Language Models Can Plan", "We plan.", "x:2"),
+                  Paper("r", "Rare Gizmo Nets for Graphs", "We propose Rare Gizmo nets.", "x:3")]
+        papers += [Paper(f"p{i}", f"Paper {i}", "Large language models are everywhere.", f"x:{i + 4}")
+                   for i in range(4)]
+        retriever = HybridRetriever.__new__(HybridRetriever)  # only the title lookups, no index
+        retriever.title_names, retriever.title_heads = _title_names(papers)
+        retriever._words = {p.paper_id: _word_forms(f"{p.title} {p.search_text}") for p in papers}
+        retriever._mentions = {}
+        assert retriever.named_in_title("Do Large Language Models reason?") == set()  # "Do": a question word
+        assert retriever.named_in_title("How well can Large Language Models plan?") == set()  # in 6 papers
+        assert retriever.named_in_title("What are Rare Gizmo Nets?") == {"r"}
+
     def test_top_k_is_respected(self, engine) -> None:
         assert len(engine.ask("diffusion models", top_k=3).sources) == 3
         assert len(engine.ask("diffusion models", top_k=8).sources) == 8
