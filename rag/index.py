@@ -214,8 +214,9 @@ def _title_rows(papers: list[Paper], progress: bool) -> list[tuple[str, list[flo
     with tqdm(total=len(papers), unit="paper", desc="embedding titles and first sentences (multilingual)",
               disable=not progress, file=sys.stderr) as bar:
         for start in range(0, len(texts), 64):
-            vectors.extend(embed_passages(texts[start:start + 64]))
-            bar.update(len(texts[start:start + 64]))
+            batch = texts[start:start + 64]
+            vectors.extend(embed_passages(batch))
+            bar.update(len(batch))
     return [(f"{p.paper_id}#t", vector.tolist(), text, {"paper_id": p.paper_id, "position": 0})
             for p, text, vector in zip(papers, texts, vectors)]
 

@@ -246,15 +246,19 @@ class HybridRetriever:
                 # after a question word ("Do Large …"), and hardly any abstract uses them (not "Large Language").
                 elif (size >= 2 and key in self.title_heads and all(w[:1].isupper() for w in phrase)
                       and phrase[0].lower() not in QUESTION_WORDS
-                      and len(self.papers_mentioning(" ".join(phrase))) <= DISTINCTIVE_NAME_PAPERS):
+                      and self.is_distinctive(" ".join(phrase))):
                     found.update(self.title_heads[key])
         return found
 
+    def is_distinctive(self, name: str) -> bool:
+        """Only a handful of papers contain the name ("TRIM-KV", not "ImageNet")."""
+        return 0 < len(self.papers_mentioning(name)) <= DISTINCTIVE_NAME_PAPERS
+
     def distinctive_names(self, query: str) -> list[str]:
-        """Names in the question that only a handful of papers contain ("TRIM-KV", not "ImageNet")."""
+        """Names in the question that only a handful of papers contain."""
         from rag.question import names_in
 
-        return [n for n in names_in(query) if 0 < len(self.papers_mentioning(n)) <= DISTINCTIVE_NAME_PAPERS]
+        return [n for n in names_in(query) if self.is_distinctive(n)]
 
     def _tokens(self, text: str) -> list[str]:
         import bm25s
