@@ -54,10 +54,17 @@ def build_messages(prepared: Prepared, settings: Settings) -> list[Message]:
     return [Message("system", system), Message("user", user)]
 
 
-def _with_table(answer: Answer, prepared: Prepared) -> Answer:
+def _with_table(answer: Answer, prepared: Prepared, settings: Settings) -> Answer:
+    """A comparison ends with the table of every compared paper. Its cells quote those papers, so each row's
+    paper is cited even when the backend's prose spoke of only one of them."""
     chosen = [(n, e) for n, e in prepared.decision.chosen if e.hit.part is not None]
     if prepared.shape.kind == "comparison" and len(chosen) >= 2 and not answer.refused:
         answer.text = f"{answer.text}\n\n{comparison_table(chosen)}"
+        cited = {c.n for c in answer.citations}
+        added = [n for n, _ in chosen if n not in cited]
+        answer.citations += [Citation(n=n, paper_id=e.hit.paper.paper_id, title=e.hit.paper.title)
+                             for n, e in chosen if n in added]
+        answer.evidence_sentences.update(_quoted(prepared, added, settings))
     return answer
 
 
@@ -95,7 +102,7 @@ def generate(prepared: Prepared, llm: LLMBackend | None, backend: str, settings:
         yield StreamEvent("token", text=fallback.text)
     if answer is fallback:
         answer.evidence_sentences = _quoted(prepared, [c.n for c in answer.citations], settings)
-    answer = _with_table(answer, prepared)
+    answer = _with_table(answer, prepared, settings)
     done = time.perf_counter()
     answer.backend = backend
     answer.query = prepared.query

@@ -200,6 +200,16 @@ class TestComparisons:
             assert all(markers(c) == [n] or c.strip() == "not stated in the abstract" for c in cells)
         assert {c.paper_id for c in answer.citations} == {TRIM_KV, TACTIC}
 
+    def test_a_paper_the_prose_leaves_out_is_still_cited_through_its_table_row(self, engine) -> None:
+        # Small models often write about the first compared paper only; the table quotes both.
+        question = "Compare TRIM-KV and Tactic"
+        prepared = engine.prepare(question)
+        n = {e.hit.paper.paper_id: n for n, e in prepared.decision.chosen}[TRIM_KV]
+        reply = f"TRIM-KV learns each token's intrinsic importance with a retention gate [{n}]."
+        answer = engine.ask(question, backend=FakeLLM(reply))
+        assert [c.paper_id for c in answer.citations] == [TRIM_KV, TACTIC]
+        assert set(answer.evidence_sentences) == {TRIM_KV, TACTIC}
+
     def test_picked_papers_are_compared_exactly(self, engine) -> None:
         picked = ["tKyAD2LhnI", TACTIC]
         answer = engine.ask("Compare these papers", compare_ids=picked, backend="extractive")
