@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from rag.multilingual import needs_multilingual
-from rag.query import QUESTION_WORDS, content_words
+from rag.query import QUESTION_WORDS, content_words, keyword_query
 
 _LIST = re.compile(
     r"^\s*(which|what|list|name|find|show me)\s+(\w+\s+)?(papers|works|studies|articles)\b"
@@ -68,6 +68,19 @@ def comparison_parts(question: str) -> list[str]:
     if len(named) >= 2:  # unnamed pieces after the named ones say how they are compared, not what else:
         parts = parts[: named[-1] + 1]  # "… differ from Diff-NPO in the way it learns from negative preferences"
     return parts[:MAX_PARTS]
+
+
+def comparison_context(question: str) -> str:
+    """What a comparison asks about every compared piece: the topic words after its first clause ("ARPG vs GtR:
+    how does each accelerate visual autoregressive generation?" → "each accelerate visual autoregressive
+    generation"). Names there are left out: they would pull every piece's search to the paper naming them."""
+    pieces = _CLAUSE_END.split(question, maxsplit=1)
+    if len(pieces) < 2:
+        return ""
+    rest = pieces[1]
+    for name in names_in(rest):
+        rest = rest.replace(name, " ")
+    return " ".join(w for w in keyword_query(rest).split() if w in content_words(rest) and w not in _CUE_WORDS)
 
 
 def wants_comparison(question: str) -> bool:

@@ -206,21 +206,37 @@ class HybridRetriever:
 
 
     def search_comparison(self, question: str, parts: list[str], top_k: int, vector: Any | None = None) -> list[Hit]:
-        """Each compared piece's best paper first (so every named paper reaches the answer), then the rest."""
-        winners: list[Hit] = []
+        """Each compared piece's best paper first, in the question's order (so every named paper reaches the
+        answer), then the rest.
+
+        A piece is searched together with what the question asks about every piece: alone, "GtR" found the
+        GTR-Bench paper before the GtR sampler of "ARPG vs GtR: how does each accelerate … generation?". That
+        context can also pull a piece to another piece's paper ("Best-of-N vs OR-PRM: … process reward
+        model …" to OR-PRM, which mentions Best-of-N), so the pieces whose names the fewest papers contain
+        pick first, and unnamed pieces last."""
+        from rag.question import comparison_context
+
+        context = comparison_context(question)
+
+        def ambiguity(i: int) -> int:
+            counts = [len(self.papers_mentioning(name)) for name in self.distinctive_names(parts[i])]
+            return min(counts) if counts else len(self.papers)
+
+        winners: dict[int, Hit] = {}
         taken: set[str] = set()
-        for part in parts:
-            names = self.distinctive_names(part)
+        for i in sorted(range(len(parts)), key=ambiguity):  # stable: ties keep the question's order
+            names = self.distinctive_names(parts[i])
             if names and all(set(self.papers_mentioning(name)) <= taken for name in names):
                 continue  # what this piece names is in a paper already compared (the baseline it discusses)
-            for hit in self.search(part, 3):
+            for hit in self.search(f"{parts[i]} {context}".strip(), 3):
                 if hit.paper.paper_id not in taken:
-                    hit.part = part
-                    winners.append(hit)
+                    hit.part = parts[i]
+                    winners[i] = hit
                     taken.add(hit.paper.paper_id)
                     break
-        rest = [h for h in self.search(question, top_k + len(winners), vector) if h.paper.paper_id not in taken]
-        return (winners + rest)[: max(top_k, len(winners))]
+        ordered = [winners[i] for i in sorted(winners)]
+        rest = [h for h in self.search(question, top_k + len(ordered), vector) if h.paper.paper_id not in taken]
+        return (ordered + rest)[: max(top_k, len(ordered))]
 
     def papers_mentioning(self, name: str) -> list[str]:
         """Ids of the indexed papers that contain the name as whole words, ignoring case and hyphens

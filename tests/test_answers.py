@@ -8,6 +8,7 @@ import pytest
 
 from rag.corpus import load_corpus
 from rag.prompts import REFUSAL
+from rag.question import analyse
 from rag.query import keyword_query
 from rag.settings import Settings
 from rag.sentences import split_sentences
@@ -56,6 +57,17 @@ class TestRetrieval:
         hits = retriever.search_comparison("How does TikZilla differ from DaTikZ-V3?",
                                            ["How does TikZilla differ", "DaTikZ-V3"], 5)
         assert [h.paper.paper_id for h in hits if h.part] == ["rJv2byEWA3"]
+
+    @pytest.mark.parametrize("question, expected", [
+        # "ImageNet" is in two seed abstracts: what the question asks of both pieces picks the masked AR one.
+        ("ImageNet vs D2F: which accelerates masked autoregressive image generation?", ["qIujRzzWnd", "t5uLZSRjhF"]),
+        # The shared topic fits OR-PRM (which mentions Best-of-N) best: OR-PRM, named by one paper only, picks
+        # first, so the Best-of-N piece gets the Best-of-N paper rather than nothing.
+        ("Best-of-N vs OR-PRM: how does each use a process reward model for code?", ["tCv1D3M7Lb", "tFEAzYdz92"]),
+    ])
+    def test_each_compared_piece_gets_its_own_paper(self, retriever, question: str, expected: list[str]) -> None:
+        hits = retriever.search_comparison(question, analyse(question).parts, 5)
+        assert [h.paper.paper_id for h in hits if h.part] == expected
 
     @pytest.mark.parametrize("name, expected", [("D2F", ["t5uLZSRjhF"]), ("TRIM-KV", ["qCaq3jGb0S"]),
                                                 ("trimkv", ["qCaq3jGb0S"]), ("SIGMark", ["tKyAD2LhnI"])])

@@ -7,7 +7,7 @@ import pytest
 from rag.followup import standalone_query
 from rag.lexical import lexical_text
 from rag.multilingual import needs_multilingual
-from rag.question import analyse, names_in
+from rag.question import analyse, comparison_context, names_in
 from rag.sentences import split_sentences
 
 
@@ -39,6 +39,16 @@ class TestShapes:
     def test_comparisons_split_into_one_piece_per_paper(self, question: str, parts: list[str]) -> None:
         shape = analyse(question)
         assert shape.kind == "comparison" and shape.parts == parts
+
+    @pytest.mark.parametrize("question, context", [
+        ("ARPG vs GtR: how does each accelerate visual autoregressive generation?",
+         "accelerate visual autoregressive generation"),
+        ("Compare Lyra and ShapeGen4D: what does each generate, and from what kind of input?", "generate kind input"),
+        ("Compare TRIM-KV and Tactic", ""),  # nothing asked of every piece
+        ("ARPG vs GtR: which is faster than LlamaGen?", "faster"),  # a name there is no shared topic
+    ])
+    def test_a_comparison_context_is_the_topic_asked_of_every_piece(self, question: str, context: str) -> None:
+        assert comparison_context(question) == context
 
     @pytest.mark.parametrize("question", [
         "What is TRIM-KV?",
