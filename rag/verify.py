@@ -28,6 +28,9 @@ _MARKER = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PREFIX = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _MIN_WORDS = 3
+# A sentence whose topic words are nearly all in one sentence already kept says nothing new: small models
+# loop ("Building on this foundation, we train OR-PRM …" eight times over), and every copy is supported.
+REPEAT_SHARE = 0.9
 
 
 @dataclass
@@ -40,6 +43,7 @@ class Checked:
     support: list[tuple[str, float]] = field(default_factory=list)  # each counted sentence and its best support
     attached: int = 0  # citations added where the model left them out
     dropped: int = 0  # citations removed (pointing at no source, or at one that does not support it)
+    repeated: int = 0  # sentences dropped as repeats of a kept one (neither counted nor kept)
 
     @property
     def share(self) -> float:
@@ -122,14 +126,18 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
     out_lines: dict[int, list[str]] = {}
     prefixes: dict[int, str] = {}
     v = iter(vectors)
+    said: list[set[str]] = []  # the topic words of each kept sentence
     for (line, prefix, written), text, ok in zip(pieces, plain, counted):
         prefixes.setdefault(line, prefix)
         wanted = markers(written)
         if not ok:
             continue
-        checked.total += 1
         vector = np.asarray(next(v))
         words = _stems(content_words(text))
+        if words and any(len(words & earlier) >= REPEAT_SHARE * len(words) for earlier in said):
+            checked.repeated += 1
+            continue
+        checked.total += 1
         own = words - asked  # words the question itself uses may be restated freely; the rest need the source
         figures = _numbers(text) - _numbers(question)
         support = []
@@ -155,6 +163,7 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
             checked.removed.append(written)
             continue
         checked.supported += 1
+        said.append(words)
         checked.cited += [n for n in kept if n not in checked.cited]
         out_lines.setdefault(line, []).append(text.rstrip() + " " + "".join(f"[{n}]" for n in kept))
     checked.text = "\n".join(prefixes[i] + " ".join(parts) for i, parts in sorted(out_lines.items()))
