@@ -111,7 +111,11 @@ class Engine:
         if corrections:
             query = apply_corrections(query, corrections)
         unknown = [] if needs_multilingual(said) else [w for w in unknown if w not in corrections]
-        shape = analyse(query)
+        # The shape comes from the user's words: an LLM rewrite of a follow-up ("How much bigger is the new
+        # dataset than the previous version?" → "… compared to the previous version?") must not make it a
+        # comparison of papers. A translation is the only English there is, so a Chinese question uses it.
+        rewritten = bool(history) and query != said and not needs_multilingual(question)
+        shape = analyse(apply_corrections(said, corrections) if rewritten else query)
         # One vector for the dense rankings and the evidence: scoring a list question's sentences against
         # "Which papers …" too picked fewer of its relevant papers (measured: see README).
         vector = retriever.embed_topic(query)

@@ -58,6 +58,15 @@ class TestCitationChecking:
         assert answer.text == extractive.text and "did not hold up" in answer.notice
         assert answer.citations == extractive.citations
 
+    def test_a_repeated_sentence_is_kept_once(self, engine) -> None:
+        # The local 0.5B sometimes loops, writing one supported sentence over and over.
+        n = number_of(engine, TRIM_KV)
+        other = "TRIM-KV retains only the most important tokens in a memory-bounded KV cache"
+        reply = f"{GATE} [{n}]. {GATE} [{n}]. {other} [{n}]. {GATE}, [{n}]"
+        answer = engine.ask(QUESTION, backend=FakeLLM(reply))
+        assert answer.text.count(GATE) == 1 and other in answer.text and answer.notice == ""
+        assert (answer.supported_sentences, answer.total_sentences) == (2, 2)
+
     def test_a_title_echoed_as_a_lead_in_is_dropped(self, engine) -> None:
         reply = f"Cache What Lasts: Token Retention for Memory-Bounded KV Cache in LLMs: {GATE} [1]."
         assert engine.ask(QUESTION, backend=FakeLLM(reply)).text == f"{GATE}. [1]"
@@ -125,6 +134,15 @@ class TestConversations:
         llm = FakeLLM("Who won the 2018 FIFA World Cup?", "Tactic achieves up to 5.14x decode attention speedup [1].")
         answer = engine.ask("What speedup does it report?", history=["Tell me about Tactic"], backend=llm)
         assert "FIFA" not in answer.query and answer.citations[0].paper_id == TACTIC
+
+    def test_a_rewrite_does_not_turn_a_follow_up_into_a_comparison(self, engine) -> None:
+        # The local 0.5B wrote "compared to" for "than": on seeds + 4,302 that compared two unrelated papers.
+        question, history = "How much bigger is the new dataset than the previous version?", ["What is TikZilla?"]
+        rewrite = "How much larger is the new TikZilla dataset compared to the previous version?"
+        llm = FakeLLM(rewrite, "The new dataset is four times larger than the previous version [1].")
+        answer = engine.ask(question, history=history, backend=llm)
+        assert answer.query.startswith(rewrite) and answer.citations[0].paper_id == "rJv2byEWA3"
+        assert engine.prepare(question, history=history, query=answer.query).shape.kind == "single"
 
 
 class TestTranslation:
