@@ -28,8 +28,9 @@ _MARKER = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PREFIX = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _MIN_WORDS = 3
-# A sentence whose topic words are nearly all in one sentence already kept says nothing new: small models
-# loop ("Building on this foundation, we train OR-PRM …" eight times over), and every copy is supported.
+# A sentence whose topic words are nearly all in one sentence already kept, citing no other source, says nothing
+# new: small models loop ("Building on this foundation, we train OR-PRM …" eight times over), and every copy is
+# supported. The same words citing another paper ("It studies test-time scaling [2]") are kept.
 REPEAT_SHARE = 0.9
 
 
@@ -126,7 +127,7 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
     out_lines: dict[int, list[str]] = {}
     prefixes: dict[int, str] = {}
     v = iter(vectors)
-    said: list[set[str]] = []  # the topic words of each kept sentence
+    said: list[tuple[set[str], set[int]]] = []  # each kept sentence's topic words and the sources it cites
     for (line, prefix, written), text, ok in zip(pieces, plain, counted):
         prefixes.setdefault(line, prefix)
         wanted = markers(written)
@@ -134,7 +135,8 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
             continue
         vector = np.asarray(next(v))
         words = _stems(content_words(text))
-        if words and any(len(words & earlier) >= REPEAT_SHARE * len(words) for earlier in said):
+        if words and any(len(words & earlier) >= REPEAT_SHARE * len(words) and set(wanted) <= sources
+                         for earlier, sources in said):
             checked.repeated += 1
             continue
         checked.total += 1
@@ -163,7 +165,7 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
             checked.removed.append(written)
             continue
         checked.supported += 1
-        said.append(words)
+        said.append((words, set(kept)))
         checked.cited += [n for n in kept if n not in checked.cited]
         out_lines.setdefault(line, []).append(text.rstrip() + " " + "".join(f"[{n}]" for n in kept))
     checked.text = "\n".join(prefixes[i] + " ".join(parts) for i, parts in sorted(out_lines.items()))

@@ -67,6 +67,14 @@ class TestCitationChecking:
         assert answer.text.count(GATE) == 1 and other in answer.text and answer.notice == ""
         assert (answer.supported_sentences, answer.total_sentences) == (2, 2)
 
+    def test_the_same_words_citing_another_paper_are_not_a_repeat(self, engine) -> None:
+        question = "Compare TRIM-KV and Tactic"
+        numbers = {e.hit.paper.paper_id: n for n, e in engine.prepare(question).decision.chosen}
+        said = "Long-context LLM inference is bottlenecked by the KV cache"
+        reply = f"{said} [{numbers[TRIM_KV]}]. {said} [{numbers[TACTIC]}]."
+        answer = engine.ask(question, backend=FakeLLM(reply))
+        assert answer.text.split("\n\n")[0].count(said) == 2
+
     def test_a_title_echoed_as_a_lead_in_is_dropped(self, engine) -> None:
         reply = f"Cache What Lasts: Token Retention for Memory-Bounded KV Cache in LLMs: {GATE} [1]."
         assert engine.ask(QUESTION, backend=FakeLLM(reply)).text == f"{GATE}. [1]"
