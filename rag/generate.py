@@ -61,10 +61,9 @@ def _with_table(answer: Answer, prepared: Prepared, settings: Settings) -> Answe
     if prepared.shape.kind == "comparison" and len(chosen) >= 2 and not answer.refused:
         answer.text = f"{answer.text}\n\n{comparison_table(chosen)}"
         cited = {c.n for c in answer.citations}
-        added = [n for n, _ in chosen if n not in cited]
-        answer.citations += [Citation(n=n, paper_id=e.hit.paper.paper_id, title=e.hit.paper.title)
-                             for n, e in chosen if n in added]
-        answer.evidence_sentences.update(_quoted(prepared, added, settings))
+        added = [(n, e) for n, e in chosen if n not in cited]
+        answer.citations += [Citation(n=n, paper_id=e.hit.paper.paper_id, title=e.hit.paper.title) for n, e in added]
+        answer.evidence_sentences.update(_quoted(prepared, [n for n, _ in added], settings))
     return answer
 
 

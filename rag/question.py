@@ -72,8 +72,8 @@ def comparison_parts(question: str) -> list[str]:
 
 def comparison_context(question: str) -> str:
     """What a comparison asks about every compared piece: the topic words after its first clause ("ARPG vs GtR:
-    how does each accelerate visual autoregressive generation?" → "each accelerate visual autoregressive
-    generation"). Names there are left out: they would pull every piece's search to the paper naming them."""
+    how does each accelerate visual autoregressive generation?" → "accelerate visual autoregressive generation").
+    Names there are left out: they would pull every piece's search to the paper naming them."""
     pieces = _CLAUSE_END.split(question, maxsplit=1)
     if len(pieces) < 2:
         return ""
