@@ -8,8 +8,8 @@ import pytest
 
 from rag.corpus import load_corpus
 from rag.prompts import REFUSAL
-from rag.question import analyse
 from rag.query import keyword_query
+from rag.question import analyse
 from rag.settings import Settings
 from rag.sentences import split_sentences
 
