@@ -38,6 +38,6 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         picked = picked or item.sentences[:1]
         picked.sort(key=lambda s: s.position)  # read in the abstract's own order
         paragraphs.append(" ".join(f"{s.text} [{n}]" for s in picked))
-        citations.append(Citation(n=n, paper_id=item.hit.paper.paper_id, title=item.hit.paper.title))
+        citations.append(Citation.of(n, item))
     return Answer(question=question, text="\n\n".join(paragraphs), refused=False, citations=citations,
                   sources=sources)

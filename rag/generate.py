@@ -62,7 +62,7 @@ def _with_table(answer: Answer, prepared: Prepared, settings: Settings) -> Answe
         answer.text = f"{answer.text}\n\n{comparison_table(chosen)}"
         cited = {c.n for c in answer.citations}
         added = [(n, e) for n, e in chosen if n not in cited]
-        answer.citations += [Citation(n=n, paper_id=e.hit.paper.paper_id, title=e.hit.paper.title) for n, e in added]
+        answer.citations += [Citation.of(n, e) for n, e in added]
         answer.evidence_sentences.update(_quoted(prepared, [n for n, _ in added], settings))
     return answer
 
@@ -130,8 +130,7 @@ def _checked(prepared: Prepared, raw: str, backend: str, fallback: Answer, setti
         if rest:
             text += "\n\nAlso relevant:\n" + "\n".join(f"- {by_n[n].hit.paper.display_title} [{n}]" for n in rest)
             checked.cited += rest
-    citations = [Citation(n=n, paper_id=by_n[n].hit.paper.paper_id, title=by_n[n].hit.paper.title)
-                 for n in checked.cited]
+    citations = [Citation.of(n, by_n[n]) for n in checked.cited]
     answer = Answer(question=prepared.question, text=text, refused=False, citations=citations,
                     sources=fallback.sources, supported_sentences=checked.supported,
                     total_sentences=checked.total)

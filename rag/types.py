@@ -154,6 +154,11 @@ class Citation:
     paper_id: str
     title: str
 
+    @classmethod
+    def of(cls, n: int, evidence: Evidence) -> Citation:
+        """Source number ``n``, citing the paper of ``evidence``."""
+        return cls(n=n, paper_id=evidence.hit.paper.paper_id, title=evidence.hit.paper.title)
+
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "paper_id": self.paper_id, "title": self.title}
 
