@@ -80,7 +80,9 @@ def comparison_context(question: str) -> str:
     rest = pieces[1]
     for name in names_in(rest):
         rest = rest.replace(name, " ")
-    return " ".join(w for w in keyword_query(rest).split() if w in content_words(rest) and w not in _CUE_WORDS)
+    if not content_words(rest):  # keyword_query would hand back the text itself
+        return ""
+    return " ".join(w for w in keyword_query(rest).split() if w not in _CUE_WORDS)
 
 
 def wants_comparison(question: str) -> bool:

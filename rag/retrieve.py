@@ -217,16 +217,16 @@ class HybridRetriever:
         from rag.question import comparison_context
 
         context = comparison_context(question)
+        named = [self.distinctive_names(part) for part in parts]
 
         def ambiguity(i: int) -> int:
-            counts = [len(self.papers_mentioning(name)) for name in self.distinctive_names(parts[i])]
+            counts = [len(self.papers_mentioning(name)) for name in named[i]]
             return min(counts) if counts else len(self.papers)
 
         winners: dict[int, Hit] = {}
         taken: set[str] = set()
         for i in sorted(range(len(parts)), key=ambiguity):  # stable: ties keep the question's order
-            names = self.distinctive_names(parts[i])
-            if names and all(set(self.papers_mentioning(name)) <= taken for name in names):
+            if named[i] and all(set(self.papers_mentioning(name)) <= taken for name in named[i]):
                 continue  # what this piece names is in a paper already compared (the baseline it discusses)
             for hit in self.search(f"{parts[i]} {context}".strip(), 3):
                 if hit.paper.paper_id not in taken:
