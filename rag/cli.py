@@ -220,7 +220,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from rag.evaluate import markdown_report, run_eval, write_outputs
+    from rag.evaluation.evaluate import markdown_report, run_eval, write_outputs
 
     engine = _engine(args)
     engine.ensure_index(progress=not args.quiet)
@@ -236,23 +236,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from rag import bench
+    from rag.evaluation import bench
 
     settings = _engine(args).settings
     if args.bench == "ingest":
         bench.bench_ingest(settings, args.paths, out=args.out, keep_index=args.keep_index)
     elif args.bench == "backends":
-        from rag.bench_backends import bench_backends
+        from rag.evaluation.bench_backends import bench_backends
 
         bench_backends(settings, args.file, [b.strip() for b in args.backends.split(",") if b.strip()], out=args.out)
     elif args.bench == "questions":
         bench.bench_questions(_engine(args), args.file, out=args.out)
     elif args.bench == "typos":
-        from rag.bench_typos import bench_typos
+        from rag.evaluation.bench_typos import bench_typos
 
         bench_typos(_engine(args), args.file, out=args.out)
     elif args.bench == "scifact":
-        from rag.scifact import bench_scifact
+        from rag.evaluation.scifact import bench_scifact
 
         bench_scifact(settings, args.data, args.work, out=args.out)
     else:

@@ -212,7 +212,7 @@ def test_question_set_on_the_seeds_stays_above_its_floor(seed_index) -> None:
     from pathlib import Path
 
     from rag.engine import Engine
-    from rag.evaluate import run_eval
+    from rag.evaluation.evaluate import run_eval
     from rag.settings import Settings
 
     questions = Path(__file__).parent / "data" / "questions.yaml"

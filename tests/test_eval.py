@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rag.errors import InputError
-from rag.evalset import EvalItem, load_items, resolve_expectations
-from rag.metrics import ItemResult, aggregate, score_item
+from rag.evaluation.evalset import EvalItem, load_items, resolve_expectations
+from rag.evaluation.metrics import ItemResult, aggregate, score_item
 from rag.types import Paper
 
 PAPERS = [Paper(paper_id=f"p{i}", title=title, abstract="x", source="s:1")

@@ -276,7 +276,7 @@ def test_the_local_model_answers_with_checked_citations(engine) -> None:
 
 
 def test_eval_scores_an_llm_backend(engine, tmp_path) -> None:
-    from rag.evaluate import run_eval
+    from rag.evaluation.evaluate import run_eval
 
     path = tmp_path / "q.yaml"
     path.write_text('- id: a\n  question: "What is TRIM-KV?"\n  expect_papers: [qCaq3jGb0S]\n', encoding="utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.bench_typos import misspell
+from rag.evaluation.bench_typos import misspell
 from rag.settings import Settings
 from rag.spelling import Speller, apply_corrections, english_words
 

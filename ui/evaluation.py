@@ -10,8 +10,8 @@ from typing import Any
 import gradio as gr
 
 from rag.errors import RagError
-from rag.evaluate import markdown_report, run_eval, write_plot
-from rag.metrics import ItemResult
+from rag.evaluation.evaluate import markdown_report, run_eval, write_plot
+from rag.evaluation.metrics import ItemResult
 from rag.settings import PROJECT_ROOT
 from ui.catalog import Catalog
 from ui.history import scratch_dir

@@ -6,7 +6,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from rag.evalset import EvalItem
+from rag.evaluation.evalset import EvalItem
 
 
 def _ranking_metrics():

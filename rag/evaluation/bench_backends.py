@@ -53,9 +53,9 @@ def _settings_for(name: str, base: Settings, server: tuple[str, str] | None) -> 
 
 
 def bench_backends(settings: Settings, path: Path, names: list[str], out: Path | None = None) -> dict[str, Any]:
-    from rag.bench import _table
+    from rag.evaluation.bench import _table
     from rag.engine import Engine
-    from rag.evaluate import run_eval
+    from rag.evaluation.evaluate import run_eval
 
     summaries: dict[str, dict[str, float]] = {}
     for name in names:

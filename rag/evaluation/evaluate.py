@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rag.evalset import load_items, resolve_expectations
-from rag.metrics import ItemResult, aggregate, by_category, score_item
+from rag.evaluation.evalset import load_items, resolve_expectations
+from rag.evaluation.metrics import ItemResult, aggregate, by_category, score_item
 
 # Ranking depth recorded per item, so outside scripts can compute hit@10 / MRR themselves.
 RANK_DEPTH = 10

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import RagError
-from rag.metrics import percentile
+from rag.evaluation.metrics import percentile
 from rag.settings import Settings
 
 DEFAULT_QUESTIONS = (
@@ -136,9 +136,9 @@ def bench_ask(settings: Settings, questions: list[str], cold_runs: int = 3,
 
 def bench_questions(engine: Any, path: Path, k: int = 5, out: Path | None = None) -> dict[str, Any]:
     """The question set three ways in one run: plain BM25, plain dense, and the full pipeline."""
-    from rag.evalset import load_items, resolve_expectations
+    from rag.evaluation.evalset import load_items, resolve_expectations
     from rag.followup import standalone_query
-    from rag.metrics import ItemResult, aggregate, score_item
+    from rag.evaluation.metrics import ItemResult, aggregate, score_item
 
     items = load_items(path)
     resolve_expectations(items, engine.papers(), path)

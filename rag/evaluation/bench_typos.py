@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rag.bench import _table, _write
-from rag.metrics import ItemResult, aggregate, score_item
+from rag.evaluation.bench import _table, _write
+from rag.evaluation.metrics import ItemResult, aggregate, score_item
 
 _KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _WORD = re.compile(r"(?<![\w-])[a-z]{6,}(?![\w-])")  # lower-case topic words only: names stay as written
@@ -65,7 +65,7 @@ def misspell(item_id: str, question: str, known: Any) -> Misspelt | None:
 
 
 def bench_typos(engine: Any, path: Path, k: int = 5, out: Path | None = None) -> dict[str, Any]:
-    from rag.evalset import load_items, resolve_expectations
+    from rag.evaluation.evalset import load_items, resolve_expectations
     from rag.spelling import english_words
 
     items = [i for i in load_items(path) if not i.expect_refusal and not i.history]

@@ -1,0 +1,1 @@
+"""Evaluation and benchmarks: outside the runtime path (the engine imports nothing from here)."""
