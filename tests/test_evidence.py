@@ -1,0 +1,109 @@
+"""The evidence stage on a hand-made sentence index: sentence vectors are set directly, no embedding model."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from rag.evidence import gather_evidence
+from rag.types import Hit, Paper
+
+
+def _unit(*values: float) -> np.ndarray:
+    v = np.array(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+QUESTION_VECTOR = _unit(1.0, 0.0, 0.0)
+# (paper id, sentence text, vector): cosines with the question vector are 0.8, 0.6 and 0.0 for p1's rows.
+ROWS = [
+    ("p1", "Long context inference is slow.", _unit(0.6, 0.8, 0.0)),
+    ("p1", "We propose RetainGate, a learned retention gate.", _unit(0.8, 0.6, 0.0)),
+    ("p1", "Experiments cover many benchmarks.", _unit(0.0, 0.0, 1.0)),
+    ("p2", "Graph networks are hard to interpret.", _unit(0.6, 0.8, 0.0)),
+    ("p2", "GraphLens can prune the cache of graph explanations.", _unit(0.6, 0.8, 0.0)),
+]
+
+
+def _index(rows: list[tuple[str, str, np.ndarray]] = ROWS) -> SimpleNamespace:
+    rows_of: dict[str, list[int]] = {}
+    positions = []
+    for row, (paper_id, _, _) in enumerate(rows):
+        positions.append(len(rows_of.setdefault(paper_id, [])))
+        rows_of[paper_id].append(row)
+    return SimpleNamespace(vectors=np.stack([v for _, _, v in rows]), paper_ids=[p for p, _, _ in rows],
+                           texts=[t for _, t, _ in rows], positions=positions, rows_of=rows_of)
+
+
+def _hit(paper_id: str) -> Hit:
+    return Hit(Paper(paper_id, f"Paper {paper_id}", "An abstract.", "test:1"), 1.0)
+
+
+def test_without_topic_words_sentences_are_ranked_by_cosine_alone() -> None:
+    # "What is it about?" has no topic words: the score is the cosine itself.
+    [evidence] = gather_evidence("What is it about?", QUESTION_VECTOR, [_hit("p1")], _index())
+    assert [s.text for s in evidence.sentences] == [ROWS[1][1], ROWS[0][1], ROWS[2][1]]
+    assert [s.score for s in evidence.sentences] == pytest.approx([0.8, 0.6, 0.0], abs=1e-6)
+    assert [s.position for s in evidence.sentences] == [1, 0, 2]  # each sentence keeps its place in the abstract
+    assert evidence.best_score == pytest.approx(0.8, abs=1e-6)
+    assert evidence.hit.paper.paper_id == "p1"
+
+
+def test_sharing_the_question_words_raises_a_sentence() -> None:
+    # p2's two sentences are equally close in meaning; only the second uses the question's words.
+    [evidence] = gather_evidence("How does GraphLens prune the cache?", QUESTION_VECTOR, [_hit("p2")], _index())
+    assert [s.text for s in evidence.sentences] == [ROWS[4][1], ROWS[3][1]]
+    with_words, without = evidence.sentences
+    assert with_words.score > without.score
+    assert without.score < 0.6  # words missing from a sentence pull it below its cosine
+    assert with_words.score > 0.6  # all the words present lift it above
+
+
+def test_word_overlap_is_on_words_as_written_not_stems() -> None:
+    # Unlike the citation check, the evidence stage does not stem: "prunes" does not match "prune".
+    vector = _unit(0.6, 0.8, 0.0)
+    rows = [("p", "GraphLens prunes caches.", vector), ("p", "GraphLens can prune the cache.", vector)]
+    [evidence] = gather_evidence("How does GraphLens prune the cache?", QUESTION_VECTOR, [_hit("p")], _index(rows))
+    assert [s.text for s in evidence.sentences] == [rows[1][1], rows[0][1]]
+    assert evidence.sentences[0].score > evidence.sentences[1].score
+
+
+def test_word_overlap_can_reorder_sentences_against_cosine() -> None:
+    # Row 0 is further in meaning (0.6 vs 0.8) but holds every topic word of the question.
+    [evidence] = gather_evidence("Is long context inference slow?", QUESTION_VECTOR, [_hit("p1")], _index())
+    assert evidence.sentences[0].text == ROWS[0][1]
+
+
+def test_evidence_follows_the_order_of_the_hits() -> None:
+    evidence = gather_evidence("What is it about?", QUESTION_VECTOR, [_hit("p2"), _hit("p1")], _index())
+    assert [e.hit.paper.paper_id for e in evidence] == ["p2", "p1"]
+    assert [len(e.sentences) for e in evidence] == [2, 3]
+
+
+def test_names_found_lists_the_question_names_each_paper_contains() -> None:
+    named = {"RetainGate": ["p1"], "GraphLens": ["p2"], "Shared": ["p1", "p2"], "Elsewhere": ["p9"]}
+    evidence = gather_evidence("Compare RetainGate and GraphLens", QUESTION_VECTOR, [_hit("p1"), _hit("p2")],
+                               _index(), named)
+    assert [e.names_found for e in evidence] == [["RetainGate", "Shared"], ["GraphLens", "Shared"]]
+
+
+def test_no_named_papers_means_no_names_found() -> None:
+    evidence = gather_evidence("What is RetainGate?", QUESTION_VECTOR, [_hit("p1")], _index())
+    assert evidence[0].names_found == []
+    evidence = gather_evidence("What is RetainGate?", QUESTION_VECTOR, [_hit("p1")], _index(), {})
+    assert evidence[0].names_found == []
+
+
+def test_a_paper_without_sentence_rows_gives_empty_evidence() -> None:
+    evidence = gather_evidence("What is it about?", QUESTION_VECTOR, [_hit("p1"), _hit("missing")], _index(),
+                               {"Missing": ["missing"]})
+    assert evidence[1].hit.paper.paper_id == "missing"
+    assert evidence[1].sentences == [] and evidence[1].best_score == 0.0
+    assert evidence[1].names_found == ["Missing"]
+    assert len(evidence[0].sentences) == 3
+
+
+def test_no_hits_gives_no_evidence() -> None:
+    assert gather_evidence("What is it about?", QUESTION_VECTOR, [], _index()) == []
