@@ -5,10 +5,9 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 
 from __future__ import annotations
 
-from rag.decide import Decision
 from rag.prompts import REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE
 from rag.settings import Settings
-from rag.types import Answer, Citation, Evidence, Source
+from rag.types import Answer, Citation, Decision, Evidence, Source
 
 
 def sources_for(evidence: list[Evidence]) -> list[Source]:
@@ -34,7 +33,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         return Answer(question=question, text=refusal_text(decision), refused=True, citations=[], sources=sources)
     paragraphs, citations = [], []
     for n, item in decision.chosen:
-        picked = [s for s in item.sentences[: decision.sentences_per_paper] if s.score >= settings.min_sentence]
+        picked = [s for s in item.sentences[: decision.sentences_per_paper] if s.score >= settings.decision.min_sentence]
         picked = picked or item.sentences[:1]
         picked.sort(key=lambda s: s.position)  # read in the abstract's own order
         paragraphs.append(" ".join(f"{s.text} [{n}]" for s in picked))

@@ -16,7 +16,9 @@ from rag.types import Answer, StreamEvent, final_answer
 
 
 @dataclass
-class Turn:
+class Exchange:
+    """One question of a conversation and its answer (what the next turn's follow-up refers to)."""
+
     question: str
     answer: Answer
 
@@ -27,7 +29,7 @@ class ChatSession:
     backend: str | None = None
     top_k: int | None = None
     paper_ids: list[str] | None = None  # restrict the conversation to these papers
-    turns: list[Turn] = field(default_factory=list)
+    turns: list[Exchange] = field(default_factory=list)
 
     def stream(self, question: str, compare_ids: list[str] | None = None) -> Iterator[StreamEvent]:
         """The engine's event stream for this turn, with the conversation so far as context."""
@@ -37,7 +39,7 @@ class ChatSession:
         for event in self.engine.stream(question, history=history, top_k=self.top_k, backend=self.backend,
                                         carried=carried, paper_ids=self.paper_ids, compare_ids=compare_ids):
             if event.kind == "done":
-                self.turns.append(Turn(question, event.answer))
+                self.turns.append(Exchange(question, event.answer))
             yield event
 
     def ask(self, question: str) -> Answer:

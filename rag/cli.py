@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import RagError
-from rag.llm import BACKENDS
+from rag.backends import backend_names
 from rag.models import MODELS
 from rag.settings import Settings, apply_offline_env
 
@@ -24,7 +24,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def _asking(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", "--top-k", type=int, dest="top_k", metavar="N", help="papers to retrieve")
-    parser.add_argument("--backend", choices=list(BACKENDS),
+    parser.add_argument("--backend", choices=backend_names(),
                         help="answer backend (default: $RAG_BACKEND, else local)")
     parser.add_argument("--model", dest="llm_model", choices=list(MODELS),
                         help="local model size (default: $RAG_LLM_MODEL, else 0.5b)")
@@ -94,10 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="start the browser chat (Gradio) on 127.0.0.1")
     serve.add_argument("--host", dest="ui_host", metavar="ADDR", help="listen address (default 127.0.0.1)")
     serve.add_argument("--port", dest="ui_port", type=int, metavar="N", help="port (default 7860)")
-    serve.add_argument("--backend", choices=list(BACKENDS),
+    serve.add_argument("--backend", choices=backend_names(),
                        help="default answer backend (default: $RAG_BACKEND, else local)")
     serve.add_argument("--model", dest="llm_model", choices=list(MODELS), help="local model size")
     _common(serve)
+
+    backends = commands.add_parser("backends", help="the answer backends, and whether each can run here")
+    backends.add_argument("--json", action="store_true", help="print a JSON list")
 
     models = commands.add_parser("models", help="the local LLM weights")
     models_cmd = models.add_subparsers(dest="models_command", required=True)
@@ -131,7 +134,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     engine = _engine(args)
     built = engine.ensure_index(progress=not args.json)
     if built is not None:
-        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}", file=sys.stderr)
+        print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
     if args.json:
         print(json.dumps(engine.ask(args.question, top_k=args.top_k).to_json(), ensure_ascii=False))
     else:
@@ -158,7 +161,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     engine = _engine(args)
     built = engine.ensure_index(progress=not args.json)
     if built is not None:
-        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}", file=sys.stderr)
+        print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
     session = ChatSession(engine, top_k=args.top_k)
     if args.script:
         if not args.script.is_file():
@@ -202,8 +205,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     engine.settings = engine.settings.with_overrides(ui_host=args.ui_host, ui_port=args.ui_port)
     built = engine.ensure_index()
     if built is not None:
-        print(f"built the index from {engine.settings.seeds_dir}: {built.summary()}", file=sys.stderr)
+        print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
     serve(engine)
+    return 0
+
+
+def cmd_backends(args: argparse.Namespace) -> int:
+    from rag.backends import REGISTRY
+
+    settings = _engine(args).settings
+    rows = [{"name": spec.name, "description": spec.description, "variants": list(spec.variants),
+             "settings": [f"RAG_{o.upper()}" for o in spec.options], "unavailable": spec.unavailable(settings),
+             "default": spec.name == settings.llm.backend} for spec in REGISTRY.values()]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for row in rows:
+        state = "ready" if row["unavailable"] is None else f"not ready: {row['unavailable']}"
+        print(f"{row['name']:11} {'(default) ' if row['default'] else ''}{row['description']} [{state}]")
     return 0
 
 
@@ -212,10 +231,10 @@ def cmd_models(args: argparse.Namespace) -> int:
 
     settings = _engine(args).settings
     if args.models_command == "path":
-        print(model_path(settings.models_dir, settings.llm_model))
+        print(model_path(settings.llm.models_dir, settings.llm.llm_model))
         return 0
-    path = fetch_model(settings.models_dir, settings.llm_model, progress=True)
-    print(f"local model {settings.llm_model} ready: {path}")
+    path = fetch_model(settings.llm.models_dir, settings.llm.llm_model, progress=True)
+    print(f"local model {settings.llm.llm_model} ready: {path}")
     return 0
 
 
@@ -224,10 +243,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     engine = _engine(args)
     engine.ensure_index(progress=not args.quiet)
-    k = args.top_k or engine.settings.top_k
+    k = args.top_k or engine.settings.retrieval.top_k
     results, summary = run_eval(engine, args.file, top_k=k, retrieval_only=args.retrieval_only,
                                 progress=not args.quiet)
-    title = f"rag eval {args.file.name} ({'retrieval only' if args.retrieval_only else engine.settings.backend}, k={k})"
+    title = f"rag eval {args.file.name} ({'retrieval only' if args.retrieval_only else engine.settings.llm.backend}, k={k})"
     print(markdown_report(results, summary, k, title))
     if args.out:
         write_outputs(results, summary, k, args.out, title)
@@ -264,7 +283,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench,
-            "eval": cmd_eval, "models": cmd_models, "serve": cmd_serve}
+            "eval": cmd_eval, "models": cmd_models, "serve": cmd_serve, "backends": cmd_backends}
 
 
 def main(argv: list[str] | None = None) -> int:

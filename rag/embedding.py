@@ -12,6 +12,7 @@ from rag.errors import RagError
 from rag.settings import Settings, apply_offline_env
 
 if TYPE_CHECKING:
+    import numpy as np
     from llama_index.embeddings.huggingface import HuggingFaceEmbedding
 
 
@@ -60,11 +61,42 @@ def load_embedder(settings: Settings, threads: int | None = None) -> HuggingFace
     """The shared model; ``threads`` (default: the ingest setting) applies to the calls that follow."""
     import torch
 
-    embedder = _load(settings.embed_model, settings.embed_batch_size)
-    torch.set_num_threads(threads or settings.threads)
+    embedder = _load(settings.index.embed_model, settings.index.embed_batch_size)
+    torch.set_num_threads(threads or settings.index.threads)
     return embedder
 
 
 def wordpiece_tokenizer(settings: Settings):
     """The model's own tokenizer, so chunk sizes are counted in the units the model truncates at."""
     return load_embedder(settings)._model.tokenizer.tokenize
+
+
+class QueryEncoder:
+    """Questions and answer sentences → unit vectors, with the question-time thread count."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.threads = settings.index.query_threads
+        self.model = load_embedder(settings, threads=self.threads)  # the llama-index embedding (dense ranker)
+
+    def embed_query(self, query: str) -> np.ndarray:
+        import numpy as np
+        import torch
+
+        torch.set_num_threads(self.threads)  # an ingest in this process may have changed it
+        return np.asarray(self.model.get_query_embedding(query), dtype=np.float32)
+
+    def embed_queries(self, queries: list[str]) -> np.ndarray:
+        import numpy as np
+        import torch
+
+        torch.set_num_threads(self.threads)
+        return np.asarray(self.model.get_query_embedding_batch(queries), dtype=np.float32)
+
+    def embed_texts(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of passages (answer sentences to check)."""
+        import numpy as np
+        import torch
+
+        torch.set_num_threads(self.threads)
+        vectors = np.asarray(self.model.get_text_embedding_batch(texts), dtype=np.float32)
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)

@@ -8,20 +8,32 @@ model blurs).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rag.query import content_words
+from rag.settings import AnswerSettings
+from rag.tokens import content_words
 from rag.types import Evidence, EvidenceSentence, Hit
 
-# Weight of word overlap against cosine similarity in a sentence's score.
-LEXICAL_WEIGHT = 0.25
+if TYPE_CHECKING:
+    import numpy as np
+
+    from rag.retrieval.rankers import SentenceIndex
 
 
-def gather_evidence(question: str, vector: Any, hits: list[Hit], sentences: Any,
-                    named_papers: dict[str, list[str]] | None = None, multilingual: bool = False) -> list[Evidence]:
+def blend(cosine: float, overlap: float, lexical_weight: float) -> float:
+    """A sentence's score against a question or claim: cosine similarity mixed with the share of topic words
+    it contains (the evidence stage and the citation check score alike)."""
+    return (1 - lexical_weight) * cosine + lexical_weight * overlap
+
+
+def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentences: SentenceIndex,
+                    named_papers: dict[str, list[str]] | None = None, multilingual: bool = False,
+                    lexical_weight: float | None = None) -> list[Evidence]:
     """``vector``: the question's embedding; ``sentences``: the retriever's ``SentenceIndex``;
     ``named_papers``: each distinctive name of the question → the papers that contain it (on topic);
-    ``multilingual``: score with multilingual-e5 (embedding the retrieved papers' sentences now)."""
+    ``multilingual``: score with multilingual-e5 (embedding the retrieved papers' sentences now);
+    ``lexical_weight``: see ``blend`` (default: the settings')."""
+    weight = AnswerSettings().lexical_weight if lexical_weight is None else lexical_weight
     wanted = content_words(question)
     cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
     evidence = []
@@ -35,7 +47,7 @@ def gather_evidence(question: str, vector: Any, hits: list[Hit], sentences: Any,
             score = float(cosine)
             if wanted:
                 overlap = len(wanted & content_words(text)) / len(wanted)
-                score = (1 - LEXICAL_WEIGHT) * score + LEXICAL_WEIGHT * overlap
+                score = blend(score, overlap, weight)
             scored.append(EvidenceSentence(text, score, sentences.positions[row]))
         scored.sort(key=lambda s: s.score, reverse=True)
         named = [n for n, ids in (named_papers or {}).items() if hit.paper.paper_id in ids]
@@ -43,7 +55,7 @@ def gather_evidence(question: str, vector: Any, hits: list[Hit], sentences: Any,
     return evidence
 
 
-def _multilingual_cosines(question: str, hits: list[Hit], sentences: Any) -> dict[str, Any]:
+def _multilingual_cosines(question: str, hits: list[Hit], sentences: SentenceIndex) -> dict[str, Any]:
     from rag.multilingual import embed_passages, embed_query
 
     query = embed_query(question)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from rag.query import content_words
+from rag.tokens import content_words
 
 _REFERS_BACK = re.compile(
     r"\b(it|its|it's|they|them|their|this|that|these|those|the (paper|method|model|approach|authors|work|"
@@ -48,7 +48,7 @@ def llm_rewrite(llm, question: str, history: list[str], settings) -> str | None:
     it is a single short line that keeps the question's own topic words (so it cannot change the subject);
     it is then joined to the deterministic rewrite, so retrieval keeps the earlier turn's names too."""
     from rag import prompts
-    from rag.llm import Message
+    from rag.backends import Message
 
     if not refers_back(question):
         return None

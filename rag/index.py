@@ -56,7 +56,7 @@ def chunk_papers(papers: list[Paper], settings: Settings) -> list[Any]:
     from rag.embedding import wordpiece_tokenizer
 
     splitter = SentenceSplitter(
-        chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap,
+        chunk_size=settings.index.chunk_size, chunk_overlap=settings.index.chunk_overlap,
         tokenizer=wordpiece_tokenizer(settings),
     )
     nodes = []
@@ -89,7 +89,7 @@ def _embed_texts(texts: list[str], settings: Settings, progress: bool, unit: str
     # Similar lengths batched together waste less padding (sentence-transformers sorts only within a call).
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     vectors: list[list[float]] = [[] for _ in texts]
-    step = settings.embed_batch_size * 4
+    step = settings.index.embed_batch_size * 4
     with tqdm(total=len(texts), unit=unit, desc=f"embedding {unit}s", disable=not progress, file=sys.stderr) as bar:
         for start in range(0, len(order), step):
             batch = order[start:start + step]

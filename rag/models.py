@@ -78,7 +78,7 @@ def default_models_dir() -> Path:
     """Where the settings keep models (``RAG_MODELS_DIR``, else ~/.cache/iclr-rag/models)."""
     from rag.settings import Settings
 
-    return Settings().models_dir
+    return Settings().llm.models_dir
 
 
 def get_spec(name: str) -> ModelSpec:

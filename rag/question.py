@@ -7,10 +7,10 @@ they only decide *how* to retrieve and how many papers to keep, never what is tr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rag.multilingual import needs_multilingual
-from rag.query import QUESTION_WORDS, content_words, keyword_query
+from rag.tokens import QUESTION_WORDS, content_words, keyword_query
+from rag.types import QuestionKind, QuestionShape
 
 _LIST = re.compile(
     r"^\s*(which|what|list|name|find|show me)\s+(\w+\s+)?(papers|works|studies|articles)\b"
@@ -32,14 +32,6 @@ _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z
                    r"|\b[A-Za-z]+(?:-[A-Za-z0-9]+)+\b", re.ASCII)  # ASCII: in "LLM里的attention" 里 ends the name
 
 MAX_PARTS = 4
-
-
-@dataclass
-class QuestionShape:
-    kind: str  # "single", "list" or "comparison"
-    parts: list[str] = field(default_factory=list)  # sub-queries, one per compared paper
-    names: list[str] = field(default_factory=list)  # name-like tokens, as written
-    multilingual: bool = False  # not (mostly) English: matched with multilingual-e5
 
 
 def names_in(question: str) -> list[str]:
@@ -90,14 +82,15 @@ def wants_comparison(question: str) -> bool:
 
 
 def analyse(question: str) -> QuestionShape:
-    shape = QuestionShape(kind="single", names=names_in(question), multilingual=needs_multilingual(question))
+    shape = QuestionShape(kind=QuestionKind.SINGLE, names=names_in(question),
+                          multilingual=needs_multilingual(question))
     if _COMPARE.search(question) or (_COMPARE_WEAK.search(question) and len(shape.names) >= 2):
         parts = comparison_parts(question)
         if len(parts) < 2 and len(shape.names) >= 2:
             parts = shape.names[:MAX_PARTS]
         if len(parts) >= 2:
-            shape.kind, shape.parts = "comparison", parts
+            shape.kind, shape.parts = QuestionKind.COMPARISON, parts
             return shape
     if _LIST.search(question):
-        shape.kind = "list"
+        shape.kind = QuestionKind.LIST
     return shape

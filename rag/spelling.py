@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-MIN_LENGTH = 5  # shorter strings are acronyms or too close to too many words to correct
-MIN_PAPERS = 3  # a correction must be a word at least this many abstracts use
-_LONG_WORD = 8  # from this length on, two edits away still reads as the same word
+from rag.settings import DecisionSettings
 
 
 @lru_cache(maxsize=1)
@@ -34,9 +32,10 @@ class Speller:
     """SymSpell over the corpus vocabulary, each word counted once per paper that uses it."""
 
     symspell: Any
+    rules: DecisionSettings  # spelling_min_length / _min_papers / _long_word
 
     @classmethod
-    def from_texts(cls, texts: Any) -> Speller:
+    def from_texts(cls, texts: Any, rules: DecisionSettings) -> Speller:
         """``texts``: each paper's words, lower case and space-separated (~2.5 s for 4,300 papers)."""
         from collections import Counter
 
@@ -45,20 +44,21 @@ class Speller:
         papers_using: Counter[str] = Counter()
         for text in texts:
             papers_using.update({w for w in text.split() if w.isalpha()})
-        symspell = SymSpell(max_dictionary_edit_distance=2, prefix_length=7, count_threshold=MIN_PAPERS)
+        symspell = SymSpell(max_dictionary_edit_distance=2, prefix_length=7, count_threshold=rules.spelling_min_papers)
         for word, count in papers_using.items():
-            if len(word) >= MIN_LENGTH - 1:  # a shorter word is out of reach: typos are 5+ letters, 1 edit away
+            # A shorter word is out of reach: typos are 5+ letters, 1 edit away.
+            if len(word) >= rules.spelling_min_length - 1:
                 symspell.create_dictionary_entry(word, count)  # (8+ letters may be 2 edits away: still 6+)
-        return cls(symspell)
+        return cls(symspell, rules)
 
     def correction(self, word: str) -> str | None:
         """The corpus word a non-dictionary ``word`` is a typo of, or None (a real word, or no close one)."""
         from symspellpy import Verbosity
 
         word = word.lower()
-        if len(word) < MIN_LENGTH or not word.isalpha() or word in english_words():
+        if len(word) < self.rules.spelling_min_length or not word.isalpha() or word in english_words():
             return None
-        distance = 2 if len(word) >= _LONG_WORD else 1
+        distance = 2 if len(word) >= self.rules.spelling_long_word else 1
         # Closest distance first, then the word most papers use.
         found = self.symspell.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance)
         return found[0].term if found and found[0].term != word else None

@@ -41,9 +41,9 @@ def build_info(settings: Settings) -> dict[str, Any]:
 
     return {
         "schema": SCHEMA_VERSION,
-        "embed_model": model_identity(settings.embed_model),
-        "chunk_size": settings.chunk_size,
-        "chunk_overlap": settings.chunk_overlap,
+        "embed_model": model_identity(settings.index.embed_model),
+        "chunk_size": settings.index.chunk_size,
+        "chunk_overlap": settings.index.chunk_overlap,
     }
 
 
@@ -54,16 +54,16 @@ def open_client(settings: Settings):
     from chromadb.config import Settings as ChromaSettings
 
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
-    if settings.chroma_host:
+    if settings.index.chroma_host:
         try:
-            return chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port,
+            return chromadb.HttpClient(host=settings.index.chroma_host, port=settings.index.chroma_port,
                                        settings=chroma_settings)
         except Exception as exc:  # connection refused, wrong port, not a Chroma server
-            raise RagError(f"cannot reach the Chroma server at {settings.chroma_host}:{settings.chroma_port} "
-                           f"({exc}); start it (`chroma run --path DIR --port {settings.chroma_port}`) "
+            raise RagError(f"cannot reach the Chroma server at {settings.index.chroma_host}:{settings.index.chroma_port} "
+                           f"({exc}); start it (`chroma run --path DIR --port {settings.index.chroma_port}`) "
                            "or unset RAG_CHROMA_HOST to use the embedded index") from exc
-    settings.index_dir.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(settings.index_dir), settings=chroma_settings)
+    settings.index.index_dir.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(settings.index.index_dir), settings=chroma_settings)
 
 
 # Rows fetched per request: Chroma's embedded SQLite refuses a get() of ~33k+ rows at once ("too many
@@ -91,13 +91,13 @@ class IndexStore:
     def __init__(self, settings: Settings, client: Any | None = None) -> None:
         self.settings = settings
         self.client = client if client is not None else open_client(settings)
-        self.prefix = settings.collection_prefix
+        self.prefix = settings.index.collection_prefix
 
     @property
     def location(self) -> str:
-        if self.settings.chroma_host:
-            return f"chroma://{self.settings.chroma_host}:{self.settings.chroma_port}/{self.prefix}"
-        return str(self.settings.index_dir)
+        if self.settings.index.chroma_host:
+            return f"chroma://{self.settings.index.chroma_host}:{self.settings.index.chroma_port}/{self.prefix}"
+        return str(self.settings.index.index_dir)
 
     # -- names -------------------------------------------------------------------------------
     def _name(self, kind: str, generation: int) -> str:
@@ -181,12 +181,12 @@ class IndexStore:
     @contextmanager
     def writer_lock(self) -> Iterator[None]:
         """One ingest at a time per index folder (a second one fails at once with a clear message)."""
-        if self.settings.chroma_host:  # a server index has no local folder to lock
+        if self.settings.index.chroma_host:  # a server index has no local folder to lock
             yield
             return
         import fcntl
 
-        with open(self.settings.index_dir / ".ingest.lock", "w") as handle:
+        with open(self.settings.index.index_dir / ".ingest.lock", "w") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError as exc:

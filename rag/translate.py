@@ -27,7 +27,7 @@ _CJK_LEFT = re.compile(f"[{CJK_LETTERS}\u3000-\u303f\uff00-\uffef]+")  # letters
 def llm_translate(llm, question: str) -> str | None:
     """The question in English, or None when it is English already or the translation fails a check."""
     from rag import prompts
-    from rag.llm import Message
+    from rag.backends import Message
 
     if not needs_multilingual(question):
         return None

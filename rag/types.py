@@ -1,118 +1,41 @@
 """The typed records that flow between pipeline stages, defined once.
 
-corpus → ``Paper``; retrieve → ``Hit``; evidence → ``Evidence``; answer → ``Answer`` with
-``Citation`` and ``Source``.
+corpus → ``Paper`` (``rag.paper``); one question → a ``Turn``, filled in order by the stages:
+understand (``QuestionShape``) → retrieve (``Hit``) → evidence (``Evidence``) → decide (``Decision``)
+→ write and check (``Answer`` with ``Citation`` and ``Source``).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import Any
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
 
-from rag.clean import content_hash, display_text, normalise, search_text
+from rag.paper import Paper
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-@dataclass(frozen=True)
-class Paper:
-    """One paper: an abstract with its title and where it came from."""
+class QuestionKind(str, Enum):
+    """What a question asks for: one paper's answer, a list of papers, or a comparison of named papers."""
 
-    paper_id: str
-    title: str
-    abstract: str  # raw, exactly as given (may hold LaTeX / Markdown)
-    source: str  # "file:line" of the first record that brought it
-    title_derived: bool = False  # True when no title was given and one was derived from the text
-    openreview_id: str | None = None
-    url: str | None = None
-    venue: str | None = None
-    area: str | None = None
-    keywords: tuple[str, ...] = ()
-    also_in: tuple[str, ...] = ()  # other "file:line" records holding the same abstract
+    SINGLE = "single"
+    LIST = "list"
+    COMPARISON = "comparison"
 
-    @cached_property
-    def text(self) -> str:
-        """Clean display form of the abstract."""
-        return display_text(self.abstract)
 
-    @cached_property
-    def search_text(self) -> str:
-        return search_text(self.abstract)
+@dataclass
+class QuestionShape:
+    kind: QuestionKind
+    parts: list[str] = field(default_factory=list)  # sub-queries, one per compared paper
+    names: list[str] = field(default_factory=list)  # name-like tokens, as written
+    multilingual: bool = False  # not (mostly) English: matched with multilingual-e5
 
-    @cached_property
-    def display_title(self) -> str:
-        return display_text(self.title)
-
-    @cached_property
-    def text_key(self) -> str:
-        """Identity of the abstract however it was typeset: the de-duplication key."""
-        return content_hash(normalise(self.abstract))
-
-    @cached_property
-    def embed_hash(self) -> str:
-        """Hash of everything that is embedded: when it is unchanged, nothing is re-embedded."""
-        return content_hash(self.display_title, self.search_text)
-
-    @cached_property
-    def record_hash(self) -> str:
-        """Hash of the whole record: when it is unchanged, the paper is left alone."""
-        return content_hash(json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False))
-
-    def metadata(self) -> dict[str, Any]:
-        return {
-            "openreview_id": self.openreview_id,
-            "url": self.url,
-            "venue": self.venue,
-            "area": self.area,
-            "keywords": list(self.keywords),
-            "also_in": list(self.also_in),
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "paper_id": self.paper_id,
-            "title": self.title,
-            "title_derived": self.title_derived,
-            "abstract": self.abstract,
-            "source": self.source,
-            "metadata": self.metadata(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Paper:
-        meta = data.get("metadata") or {}
-        return cls(
-            paper_id=data["paper_id"],
-            title=data["title"],
-            abstract=data["abstract"],
-            source=data["source"],
-            title_derived=bool(data.get("title_derived", False)),
-            openreview_id=meta.get("openreview_id"),
-            url=meta.get("url"),
-            venue=meta.get("venue"),
-            area=meta.get("area"),
-            keywords=tuple(meta.get("keywords") or ()),
-            also_in=tuple(meta.get("also_in") or ()),
-        )
-
-    def merged_with(self, other: Paper) -> Paper:
-        """This record, with fields it lacks filled from ``other`` (the same abstract elsewhere)."""
-        also_in = tuple(dict.fromkeys((*self.also_in, other.source, *other.also_in)))
-        also_in = tuple(s for s in also_in if s != self.source)
-        title, derived = self.title, self.title_derived
-        if derived and not other.title_derived:
-            title, derived = other.title, False
-        return replace(
-            self,
-            title=title,
-            title_derived=derived,
-            openreview_id=self.openreview_id or other.openreview_id,
-            url=self.url or other.url,
-            venue=self.venue or other.venue,
-            area=self.area or other.area,
-            keywords=self.keywords or other.keywords,
-            also_in=also_in,
-        )
+    def __post_init__(self) -> None:
+        self.kind = QuestionKind(self.kind)
 
 
 @dataclass
@@ -149,6 +72,17 @@ class Evidence:
 
 
 @dataclass
+class Decision:
+    """Refuse, or the papers (numbered as sources) and how much of each to answer from."""
+
+    refused: bool
+    chosen: list[tuple[int, Evidence]] = field(default_factory=list)  # (source number n, evidence)
+    sentences_per_paper: int = 2
+    missing_names: list[str] = field(default_factory=list)  # named things no abstract mentions
+    unknown_words: list[str] = field(default_factory=list)  # topic words no abstract of a large index has
+
+
+@dataclass
 class Citation:
     n: int
     paper_id: str
@@ -165,18 +99,34 @@ class Citation:
 
 @dataclass
 class Source:
+    """A paper as the user saw it among an answer's sources: the engine's, the saved history's and the page's
+    one record (a saved conversation whose paper left the index holds a stand-in ``Paper``)."""
+
     rank: int
     paper: Paper
     score: float
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rank": self.rank,
-            "paper_id": self.paper.paper_id,
-            "title": self.paper.title,
-            "score": round(self.score, 6),
-            "abstract": self.paper.abstract,
-        }
+    @property
+    def paper_id(self) -> str:
+        return self.paper.paper_id
+
+    @property
+    def title(self) -> str:
+        return self.paper.title
+
+    def to_json(self, abstract: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {"rank": self.rank, "paper_id": self.paper_id, "title": self.title,
+                                "score": round(self.score, 6)}
+        return data | {"abstract": self.paper.abstract} if abstract else data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], papers: dict[str, Paper] | None = None) -> Source:
+        """A saved source, with its paper from ``papers`` (a stand-in if the index no longer holds it)."""
+        paper_id = str(data["paper_id"])
+        paper = (papers or {}).get(paper_id) or Paper(paper_id=paper_id, title=str(data["title"]),
+                                                      abstract=str(data.get("abstract") or ""),
+                                                      source="(no longer indexed)")
+        return cls(int(data["rank"]), paper, float(data["score"]))
 
 
 @dataclass
@@ -214,6 +164,60 @@ class Answer:
 
 
 @dataclass
+class Turn:
+    """One question through the pipeline: what the user asked, then what each stage decided, in order.
+
+    understand → ``said``, ``query``, ``corrections``, ``unknown_words``, ``shape``, ``follow_up``, ``top_k``;
+    retrieve → ``vector``, ``ranked``; evidence → ``evidence``; decide → ``decision``, ``timings['retrieve']``;
+    write and check → ``answer``."""
+
+    question: str  # the user's words
+    history: list[str] = field(default_factory=list)  # earlier user turns
+    carried: list[str] = field(default_factory=list)  # papers the last answer cited (the table it refers to)
+    paper_ids: list[str] | None = None  # search only these papers
+    compare_ids: list[str] | None = None  # compare exactly these papers
+    rank_depth: int = 0  # rank at least this many papers (evaluation), though fewer are sources
+    started: float = field(default_factory=time.perf_counter)  # when the question arrived
+    rewrite: str | None = None  # an LLM's standalone rewrite or translation, if one came first
+    # understand
+    said: str = ""  # the user's words made standalone (deterministic)
+    query: str = ""  # what retrieval searches for
+    corrections: dict[str, str] = field(default_factory=dict)  # question word (a typo) → corpus word
+    unknown_words: list[str] = field(default_factory=list)
+    shape: QuestionShape = field(default_factory=lambda: QuestionShape(QuestionKind.SINGLE))
+    follow_up: bool = False  # refers back to the papers of the last answer
+    top_k: int = 0  # sources shown
+    # retrieve
+    vector: np.ndarray | None = None  # the topic's embedding (dense rankings and evidence)
+    ranked: list[Hit] = field(default_factory=list)  # deeper than the sources when rank_depth asks
+    # evidence, decide
+    evidence: list[Evidence] = field(default_factory=list)
+    decision: Decision = field(default_factory=lambda: Decision(refused=True))
+    timings: dict[str, float] = field(default_factory=dict)  # ms
+    # write and check
+    answer: Answer | None = None
+
+    @property
+    def corrected_question(self) -> str:
+        """The user's words with typos read as the corpus words searched for."""
+        from rag.spelling import apply_corrections
+
+        return apply_corrections(self.question, self.corrections)
+
+    @property
+    def hits(self) -> list[Hit]:
+        return self.ranked[: self.top_k]
+
+    @property
+    def ranked_paper_ids(self) -> list[str]:
+        return [h.paper.paper_id for h in self.ranked]
+
+    @property
+    def retrieve_ms(self) -> float:
+        return self.timings.get("retrieve", 0.0)
+
+
+@dataclass
 class StreamEvent:
     """What ``Engine.stream`` yields: ``sources`` (before any token), ``token`` pieces, then ``done``."""
 
@@ -224,7 +228,7 @@ class StreamEvent:
     answer: Answer | None = None
 
 
-def final_answer(events: Any) -> Answer:
+def final_answer(events: Iterable[StreamEvent]) -> Answer:
     """The ``done`` event's answer of an event stream, consuming it to the end."""
     answer = None
     for event in events:

@@ -11,27 +11,29 @@ per-sentence attribution offline without an LLM judge.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rag.query import content_words
+from rag.evidence import blend
 from rag.sentences import split_sentences
+from rag.settings import AnswerSettings
+from rag.tokens import content_words, stems
 from rag.types import Evidence
 
-LEXICAL_WEIGHT = 0.25
-# Share of a sentence's topic words (stemmed) that the source must contain: a sentence close in meaning
-# but made of words the source never uses ("covers model selection and deployment") is invented.
-MIN_COVERAGE = 0.5
-_MIN_OWN_WORDS = 3  # with fewer words of its own a sentence mostly restates the question: meaning decides
+if TYPE_CHECKING:
+    from rag.retrieval.rankers import SentenceIndex
+
+# A sentence's own topic words (stemmed) must be in its source (``min_coverage``): a sentence close in meaning
+# but made of words the source never uses ("covers model selection and deployment") is invented. With fewer
+# than ``min_own_words`` of them a sentence mostly restates the question: meaning decides.
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PREFIX = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _MIN_WORDS = 3
-# A sentence whose topic words are nearly all in one sentence already kept, citing no other source, says nothing
-# new: small models loop ("Building on this foundation, we train OR-PRM …" eight times over), and every copy is
-# supported. The same words citing another paper ("It studies test-time scaling [2]") are kept.
-REPEAT_SHARE = 0.9
+# A sentence whose topic words are nearly all (``repeat_share``) in one sentence already kept, citing no other
+# source, says nothing new: small models loop, and every copy is supported. The same words citing another paper
+# ("It studies test-time scaling [2]") are kept.
 
 
 @dataclass
@@ -49,17 +51,6 @@ class Checked:
     @property
     def share(self) -> float:
         return self.supported / self.total if self.total else 0.0
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import Stemmer  # PyStemmer, already used by BM25
-
-    return Stemmer.Stemmer("english")
-
-
-def _stems(words: set[str]) -> set[str]:
-    return set(_stemmer().stemWords(sorted(words)))
 
 
 def markers(sentence: str) -> list[int]:
@@ -97,12 +88,16 @@ def _markers_inside(text: str) -> str:
     return _TRAILING.sub(lambda m: f" {m.group(2).strip()}{m.group(1)} ", text)
 
 
-def check_citations(answer: str, question: str, numbered: list[tuple[int, Evidence]], sentences: Any, embed: Any,
-                    min_support: float) -> Checked:
+def check_citations(answer: str, question: str, numbered: list[tuple[int, Evidence]], sentences: SentenceIndex,
+                    embed: Callable[[list[str]], Any], min_support: float,
+                    rules: AnswerSettings | None = None) -> Checked:
     """``numbered``: the sources the model saw, with their numbers n; ``sentences``: the retriever's
-    ``SentenceIndex``; ``embed``: texts → unit vectors (the embedding model of the index). Figures
-    the question itself states may be repeated without a source holding them."""
+    ``SentenceIndex``; ``embed``: texts → unit vectors (the embedding model of the index); ``rules``: the
+    answer settings (default: the preset's). Figures the question itself states may be repeated without a
+    source holding them."""
     import numpy as np
+
+    rules = rules or AnswerSettings()
 
     lines = [line for line in answer.splitlines() if line.strip()]
     pieces: list[tuple[int, str, str]] = []  # (line number, prefix, sentence as written)
@@ -120,8 +115,8 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
     source_rows = [sentences.rows_of.get(e.hit.paper.paper_id, []) for _, e in numbered]
     source_text = [f"{e.hit.paper.title} {' '.join(sentences.texts[r] for r in rows)}".lower()
                    for (_, e), rows in zip(numbered, source_rows)]
-    source_words = [_stems(content_words(t)) for t in source_text]
-    asked = _stems(content_words(question))
+    source_words = [stems(content_words(t)) for t in source_text]
+    asked = stems(content_words(question))
 
     checked = Checked(text="")
     out_lines: dict[int, list[str]] = {}
@@ -134,8 +129,8 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
         if not ok:
             continue
         vector = np.asarray(next(v))
-        words = _stems(content_words(text))
-        if words and any(len(words & earlier) >= REPEAT_SHARE * len(words) and set(wanted) <= sources
+        words = stems(content_words(text))
+        if words and any(len(words & earlier) >= rules.repeat_share * len(words) and set(wanted) <= sources
                          for earlier, sources in said):
             checked.repeated += 1
             continue
@@ -149,9 +144,9 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
                 continue
             cosine = float(np.max(sentences.vectors[rows] @ vector))
             overlap = len(words & words_n) / len(words) if words else 0.0
-            score = (1 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * overlap
+            score = blend(cosine, overlap, rules.lexical_weight)
             coverage = len(own & words_n) / len(own) if own else 1.0
-            invented = len(own) >= _MIN_OWN_WORDS and coverage < MIN_COVERAGE
+            invented = len(own) >= rules.min_own_words and coverage < rules.min_coverage
             support.append(min(score, coverage) if invented else score)
         checked.support.append((text, max(support, default=0.0)))
         kept = [n for n in dict.fromkeys(wanted) if n in numbers and support[numbers.index(n)] >= min_support]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rag.llm import Message
+from rag.backends import Message
 
 
 class FakeLLM:

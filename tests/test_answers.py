@@ -8,8 +8,6 @@ import pytest
 
 from rag.corpus import load_corpus
 from rag.prompts import REFUSAL
-from rag.query import keyword_query
-from rag.question import analyse
 from rag.settings import Settings
 from rag.sentences import split_sentences
 
@@ -29,77 +27,11 @@ OUT_OF_CORPUS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def retriever(seed_index):
-    from rag.retrieve import HybridRetriever
-    from rag.settings import Settings
-    from rag.store import IndexStore
-
-    settings = Settings(index_dir=seed_index)
-    return HybridRetriever(settings, IndexStore(settings))
-
-
 class TestRetrieval:
     @pytest.mark.parametrize("paper", SEED_PAPERS, ids=lambda p: p.paper_id)
     def test_each_seed_paper_is_first_for_its_own_title(self, engine, paper) -> None:
         hits = engine.search(paper.title, top_k=5)
         assert hits[0].paper.paper_id == paper.paper_id
-
-    @pytest.mark.parametrize("name", sorted(RARE_NAMES))
-    def test_bm25_finds_a_paper_by_its_rare_name(self, retriever, name: str) -> None:
-        found = retriever.bm25.retrieve(keyword_query(f"What is {name}?"))
-        top = found[0].node.metadata["paper_id"]
-        expected = RARE_NAMES[name] or next(p.paper_id for p in SEED_PAPERS if name in p.title + p.text)
-        assert top == expected
-
-    def test_a_compared_name_found_only_in_an_already_compared_paper_adds_no_paper(self, retriever) -> None:
-        # DaTikZ-V3 is the dataset TikZilla's abstract improves on, not a paper of its own.
-        hits = retriever.search_comparison("How does TikZilla differ from DaTikZ-V3?",
-                                           ["How does TikZilla differ", "DaTikZ-V3"], 5)
-        assert [h.paper.paper_id for h in hits if h.part] == ["rJv2byEWA3"]
-
-    @pytest.mark.parametrize("question, expected", [
-        # "ImageNet" is in two seed abstracts: what the question asks of both pieces picks the masked AR one.
-        ("ImageNet vs D2F: which accelerates masked autoregressive image generation?", ["qIujRzzWnd", "t5uLZSRjhF"]),
-        # The shared topic fits OR-PRM (which mentions Best-of-N) best: OR-PRM, named by one paper only, picks
-        # first, so the Best-of-N piece gets the Best-of-N paper rather than nothing.
-        ("Best-of-N vs OR-PRM: how does each use a process reward model for code?", ["tCv1D3M7Lb", "tFEAzYdz92"]),
-    ])
-    def test_each_compared_piece_gets_its_own_paper(self, retriever, question: str, expected: list[str]) -> None:
-        hits = retriever.search_comparison(question, analyse(question).parts, 5)
-        assert [h.paper.paper_id for h in hits if h.part] == expected
-
-    @pytest.mark.parametrize("name, expected", [("D2F", ["t5uLZSRjhF"]), ("TRIM-KV", ["qCaq3jGb0S"]),
-                                                ("trimkv", ["qCaq3jGb0S"]), ("SIGMark", ["tKyAD2LhnI"])])
-    def test_a_name_is_found_as_whole_words_only(self, retriever, name: str, expected: list[str]) -> None:
-        # Matching over text with its spaces removed found "D2F" in "… and 2 f…" of unrelated abstracts.
-        assert retriever.papers_mentioning(name) == expected
-
-    @pytest.mark.parametrize("question, expected", [
-        ("How does Visual Jigsaw train multimodal models?", {"tBf2SUzfZw"}),  # title without a colon
-        ("Visual Jigsaw 是如何对多模态大模型进行后训练的？", {"tBf2SUzfZw"}),
-        ("How does visual jigsaw training work?", set()),  # not written as a name
-        ("What is SIGMark?", {"tKyAD2LhnI"}),  # "SIGMark: Scalable …"
-    ])
-    def test_a_title_name_used_in_the_question_is_found(self, retriever, question, expected) -> None:
-        assert retriever.named_in_title(question) == expected
-
-    def test_a_title_head_counts_only_as_a_rare_name_not_after_a_question_word(self) -> None:
-        from rag.retrieve import HybridRetriever, _title_names, _word_forms
-        from rag.types import Paper
-
-        papers = [Paper("q", "Do Large Language Models Know What They Are Capable Of?", "We ask LLMs.", "x:1"),
-                  Paper("l", "Large Language Models Can Plan", "We plan.", "x:2"),
-                  Paper("r", "Rare Gizmo Nets for Graphs", "We propose Rare Gizmo nets.", "x:3")]
-        papers += [Paper(f"p{i}", f"Paper {i}", "Large language models are everywhere.", f"x:{i + 4}")
-                   for i in range(4)]
-        retriever = HybridRetriever.__new__(HybridRetriever)  # only the title lookups, no index
-        retriever.title_names, retriever.title_heads = _title_names(papers)
-        retriever._words = {p.paper_id: _word_forms(f"{p.title} {p.search_text}") for p in papers}
-        retriever._mentions = {}
-        assert retriever.named_in_title("Do Large Language Models reason?") == set()  # "Do": a question word
-        assert retriever.named_in_title("How well can Large Language Models plan?") == set()  # in 6 papers
-        assert retriever.named_in_title("What are Rare Gizmo Nets?") == {"r"}
 
     def test_top_k_is_respected(self, engine) -> None:
         assert len(engine.ask("diffusion models", top_k=3).sources) == 3
@@ -189,9 +121,9 @@ class TestQuestionShapes:
                                 question, vector, *rest, **options))
         question = "Which papers are about the KV cache of long-context LLMs?"
         engine.ask(question)
-        retriever = engine._retriever
-        assert np.allclose(seen[0], retriever.embed_query("the KV cache of long-context LLMs?"), atol=1e-5)
-        assert not np.allclose(seen[0], retriever.embed_query(question), atol=1e-3)
+        retriever = engine.retriever
+        assert np.allclose(seen[0], retriever.encoder.embed_query("the KV cache of long-context LLMs?"), atol=1e-5)
+        assert not np.allclose(seen[0], retriever.encoder.embed_query(question), atol=1e-3)
 
     def test_a_follow_up_uses_the_history(self, engine) -> None:
         answer = engine.ask("What speedup does it report?", history=["Tell me about Tactic's sparse attention"])

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from rag.decide import decide
-from rag.question import QuestionShape
 from rag.settings import Settings
-from rag.types import Evidence, EvidenceSentence, Hit, Paper
+from rag.types import Evidence, EvidenceSentence, Hit, Paper, QuestionShape
 
 
 def _evidence(paper_id: str, best: float, names: list[str] | None = None) -> Evidence:
@@ -14,7 +13,7 @@ def _evidence(paper_id: str, best: float, names: list[str] | None = None) -> Evi
 
 
 def _chosen(evidence: list[Evidence], kind: str = "single") -> list[str]:
-    decision = decide(QuestionShape(kind), evidence, Settings())
+    decision = decide(QuestionShape(kind), evidence, Settings().decision)
     assert not decision.refused
     return [e.hit.paper.paper_id for _, e in decision.chosen]
 
@@ -42,10 +41,10 @@ def test_a_chinese_question_far_from_every_headline_is_refused() -> None:
         return [item]
 
     shape = QuestionShape("single", multilingual=True)
-    assert decide(shape, evidence(0.77), Settings()).refused
-    assert not decide(shape, evidence(0.81), Settings()).refused
-    assert not decide(shape, evidence(0.77, names=["TRIM-KV"]), Settings()).refused  # a found name keeps it
-    assert not decide(QuestionShape("single"), evidence(0.77), Settings()).refused  # English: rule not used
+    assert decide(shape, evidence(0.77), Settings().decision).refused
+    assert not decide(shape, evidence(0.81), Settings().decision).refused
+    assert not decide(shape, evidence(0.77, names=["TRIM-KV"]), Settings().decision).refused  # a found name keeps it
+    assert not decide(QuestionShape("single"), evidence(0.77), Settings().decision).refused  # English: rule not used
 
 
 def test_a_list_keeps_papers_above_its_relative_cut_only() -> None:
@@ -57,5 +56,5 @@ def test_a_chinese_list_measures_its_cut_from_where_e5_scores_crowd() -> None:
     # e5 cosines of loosely related sentences sit near 0.80: a list keeps papers 75% of the way from there
     # to the best (0.875 here), not from the lower refusal floor (that would be 0.85 and take "b" too).
     evidence = [_evidence("a", 0.90), _evidence("b", 0.86), _evidence("c", 0.70)]
-    decision = decide(QuestionShape("list", multilingual=True), evidence, Settings())
+    decision = decide(QuestionShape("list", multilingual=True), evidence, Settings().decision)
     assert [e.hit.paper.paper_id for _, e in decision.chosen] == ["a"]

@@ -109,7 +109,7 @@ class TestDecisionsStayWithTheSystem:
         llm = FakeLLM(f"{GATE} [1].")
         engine.ask(QUESTION, backend=llm)
         prompt = llm.requests[0][-1].content
-        assert "[1] Cache What Lasts" in prompt and prompt.count("\n- ") <= engine.settings.evidence_sentences * 3
+        assert "[1] Cache What Lasts" in prompt and prompt.count("\n- ") <= engine.settings.answer.evidence_sentences * 3
 
 
 class TestStreaming:

@@ -52,7 +52,7 @@ class TestBuild:
         tokenize = wordpiece_tokenizer(settings)
         lengths = [len(tokenize(f"{m['title']}\n\n{d}")) for d, m in zip(rows["documents"], rows["metadatas"])]
         assert len(lengths) > 36  # most abstracts need more than one chunk
-        assert max(lengths) <= settings.chunk_size < 254  # 256 minus [CLS] and [SEP]
+        assert max(lengths) <= settings.index.chunk_size < 254  # 256 minus [CLS] and [SEP]
 
     def test_every_paper_has_chunks_with_its_metadata(self, seed_index: Path) -> None:
         rows = IndexStore(Settings(index_dir=seed_index)).chunks().get(include=["metadatas"])

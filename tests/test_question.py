@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.followup import standalone_query
-from rag.lexical import lexical_text
+from rag.tokens import lexical_text
 from rag.multilingual import needs_multilingual
 from rag.question import analyse, comparison_context, names_in
 from rag.sentences import split_sentences
@@ -106,6 +106,6 @@ def test_sentence_splitting(text: str, expected: list[str]) -> None:
     ("Which method is faster?", "Which method is faster?"),  # too little would be left
 ])
 def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
-    from rag.query import topic_query
+    from rag.tokens import topic_query
 
     assert topic_query(question) == topic

@@ -6,6 +6,7 @@ import pytest
 
 from rag.evaluation.bench_typos import misspell
 from rag.settings import Settings
+from rag.settings import DecisionSettings
 from rag.spelling import Speller, apply_corrections, english_words
 
 CORPUS = ["robust watermarking of generated video", "watermarking images against removal attacks",
@@ -15,7 +16,7 @@ CORPUS = ["robust watermarking of generated video", "watermarking images against
 
 @pytest.fixture(scope="module")
 def speller() -> Speller:
-    return Speller.from_texts(CORPUS)
+    return Speller.from_texts(CORPUS, DecisionSettings())
 
 
 class TestSpeller:
@@ -28,7 +29,7 @@ class TestSpeller:
         assert speller.correction("atetnion") is None  # 8 letters but "attention" is in too few papers
 
     def test_a_word_too_few_papers_use_is_no_correction(self, speller: Speller) -> None:
-        assert speller.correction("tokeniser") is None  # "tokenizer": two papers, below MIN_PAPERS
+        assert speller.correction("tokeniser") is None  # "tokenizer": two papers, below spelling_min_papers
 
     def test_english_words_and_short_strings_are_not_typos(self, speller: Speller) -> None:
         assert "horse" in english_words() and "monsoon" in english_words()

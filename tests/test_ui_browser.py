@@ -132,7 +132,7 @@ class TestChat:
         page.reload(wait_until="domcontentloaded")
         page.wait_for_function("document.querySelectorAll('[data-testid=\"user\"]').length == 2")
         assert page.locator('[data-testid="user"]').first.inner_text().strip() == "What is Tactic?"
-        with running_app(seed_app.engine.settings.index_dir, seed_app.history_dir) as restarted:
+        with running_app(seed_app.engine.settings.index.index_dir, seed_app.history_dir) as restarted:
             fresh = page.context.browser.new_page()  # another profile: no pointer, so the latest conversation opens
             fresh.set_default_timeout(60_000)
             fresh.goto(restarted.url, wait_until="domcontentloaded")

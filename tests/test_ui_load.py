@@ -37,7 +37,7 @@ def test_twenty_concurrent_chats_each_cite_their_own_paper(seed_app: RunningApp)
     wrong = [(q, pid, [c["paper_id"] for c in r["citations"]]) for (q, pid), (_, r) in zip(questions, outcomes)
              if not isinstance(r, Exception) and pid not in [c["paper_id"] for c in r["citations"]]]
     latencies = [ms for ms, _ in outcomes]
-    concurrency = seed_app.engine.settings.ui_concurrency
+    concurrency = seed_app.engine.settings.ui.ui_concurrency
     print(f"\n{VISITORS} concurrent chats (queue concurrency {concurrency}): p50 {percentile(latencies, 0.5):.0f} ms, "
           f"p95 {percentile(latencies, 0.95):.0f} ms, max {max(latencies):.0f} ms, wall {wall:.0f} ms, "
           f"errors {len(errors)}, wrong citations {len(wrong)}")

@@ -18,7 +18,7 @@ from ui.conversations import Conversations, answer_message, chat_messages
 from ui.history import (Conversation, ConversationError, ConversationStore, StoredTurn, export_json,
                         export_markdown, valid_id)
 from ui.render import (abstract_markdown, answer_markdown, escape_markdown, inline_markdown, paper_markdown,
-                       paper_url, question_markdown, source_label, SourceView)
+                       paper_url, question_markdown, source_label)
 
 EVIL = "<script>alert(1)</script> and <img src=x onerror=alert(1)> & more"
 
@@ -105,7 +105,7 @@ class TestAnswer:
         assert "x &lt; y" in out and "(#cite-0-1)" in out
 
     def test_source_label_with_and_without_score(self) -> None:
-        view = SourceView(2, "p", r"A $\mathbf{2\times}$ speedup", 0.51234)
+        view = Source(2, paper(title=r"A $\mathbf{2\times}$ speedup"), 0.51234)
         assert source_label(view, False) == "[2] A 2× speedup"
         assert source_label(view, True) == "[2] A 2× speedup  ·  score 0.512"
 

@@ -15,13 +15,15 @@ from typing import Any
 
 import gradio as gr
 
+from rag.backends import offered_backends
 from rag.errors import RagError
 from rag.settings import Settings, apply_offline_env
+from rag.types import Source
 from ui.catalog import Catalog
 from ui.conversations import Conversations, OpenConversation, answer_message, chat_messages, source_views
 from ui.history import ConversationStore, StoredTurn, export_json, export_markdown, scratch_dir, write_atomic
 from ui.layout import PANEL_HINT, ask_ready, build_layout
-from ui.render import (SourceView, answer_markdown, error_markdown, paper_markdown,
+from ui.render import (answer_markdown, error_markdown, paper_markdown,
                        question_markdown, source_label)
 
 log = logging.getLogger(__name__)
@@ -61,23 +63,13 @@ CSS = """
 """
 
 
-def backend_choices(settings: Settings) -> list[str]:
-    """The answer backends offered: openai only when a server is configured."""
-    names = ["local", "extractive", "ollama"]
-    if settings.openai_base_url:
-        names.insert(2, "openai")
-    if settings.backend not in names:
-        names.append(settings.backend)
-    return names
-
-
 def warm_engine(engine: Any) -> None:
     """Load retrieval and the default answer backend now (the local model takes seconds), not on the
     first question."""
     try:
         engine.warm()
     except RagError as exc:  # e.g. the local model is not fetched: say so; other backends still work
-        log.warning("the %s backend is not ready: %s", engine.settings.backend, exc)
+        log.warning("the %s backend is not ready: %s", engine.settings.llm.backend, exc)
 
 
 def snapshot(messages: list[dict[str, str]]) -> list[dict[str, str]]:
@@ -92,7 +84,7 @@ class ChatApp:
         self.engine = engine
         self.settings: Settings = engine.settings
         self.catalog = Catalog(engine)
-        self.store = ConversationStore(self.settings.ui_history_dir)
+        self.store = ConversationStore(self.settings.ui.ui_history_dir)
         self.conversations = Conversations(engine, self.store, self.catalog)
         self.export_dir = scratch_dir("iclr-rag-export-")
 
@@ -104,7 +96,7 @@ class ChatApp:
             choices.insert(0, ("New conversation", current))
         return gr.Dropdown(choices=choices, value=current)
 
-    def sources_radio(self, views: list[SourceView], turn: int, show_scores: bool, refused: bool = False,
+    def sources_radio(self, views: list[Source], turn: int, show_scores: bool, refused: bool = False,
                       selected: int | None = None) -> Any:
         label = "Closest papers (not used: no answer)" if refused else "Sources"
         choices = [(source_label(v, show_scores), f"{turn}:{v.rank}:{v.paper_id}") for v in views]
@@ -179,7 +171,7 @@ class ChatApp:
         try:
             for event in session.stream(question, compare_ids=compare_ids):
                 if event.kind == "sources":
-                    views = [SourceView(s.rank, s.paper.paper_id, s.paper.title, s.score) for s in event.sources]
+                    views = list(event.sources)
                     self.catalog.remember([s.paper for s in event.sources])
                     ranks = [] if event.refused else [v.rank for v in views]
                     messages[-1]["content"] = f"*Found {len(views)} papers; writing the answer…*"
@@ -233,8 +225,8 @@ def build_app(engine: Any, warm: bool = True) -> gr.Blocks:
     app = ChatApp(engine)
     if warm:
         warm_engine(engine)
-    demo = build_layout(app, backend_choices(app.settings))
-    demo.queue(default_concurrency_limit=app.settings.ui_concurrency)
+    demo = build_layout(app, offered_backends(app.settings))
+    demo.queue(default_concurrency_limit=app.settings.ui.ui_concurrency)
     return demo
 
 
@@ -264,9 +256,9 @@ def is_loopback(host: str) -> bool:
 
 def check_serving(settings: Settings) -> tuple[str, str] | None:
     """The login to require; refuses to listen beyond this machine without one."""
-    auth = parse_auth(settings.ui_auth)
-    if auth is None and not is_loopback(settings.ui_host):
-        raise RagError(f"refusing to serve on {settings.ui_host} without a login: anyone on the network could "
+    auth = parse_auth(settings.ui.ui_auth)
+    if auth is None and not is_loopback(settings.ui.ui_host):
+        raise RagError(f"refusing to serve on {settings.ui.ui_host} without a login: anyone on the network could "
                        "use it. Set RAG_UI_AUTH=user:password, or listen on 127.0.0.1")
     return auth
 
@@ -279,12 +271,12 @@ def _exit_on_sigterm(*_: Any) -> None:
 
 
 def serve(engine: Any) -> None:
-    """``rag serve``: the chat on settings.ui_host:ui_port until interrupted (no share link, no analytics)."""
+    """``rag serve``: the chat on settings.ui.ui_host:ui_port until interrupted (no share link, no analytics)."""
     settings = engine.settings
     auth = check_serving(settings)
     demo = build_app(engine)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    print(f"iclr-rag chat on http://{settings.ui_host}:{settings.ui_port}"
+    print(f"iclr-rag chat on http://{settings.ui.ui_host}:{settings.ui.ui_port}"
           + (" (login required)" if auth else ""), flush=True)
-    demo.launch(server_name=settings.ui_host, server_port=settings.ui_port, auth=auth, quiet=True,
+    demo.launch(server_name=settings.ui.ui_host, server_port=settings.ui.ui_port, auth=auth, quiet=True,
                 **launch_options())

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rag.answer import spelling_note
-from rag.chat import ChatSession, Turn
-from rag.types import Answer
+from rag.chat import ChatSession, Exchange
+from rag.types import Answer, Source
 from ui.catalog import Catalog
 from ui.history import Conversation, ConversationStore, StoredTurn, new_conversation_id, valid_id
-from ui.render import SourceView, answer_markdown, notice_markdown, question_markdown
+from ui.render import answer_markdown, notice_markdown, question_markdown
 
 
 @dataclass
@@ -82,7 +82,7 @@ class Conversations:
     def _session_for(self, record: Conversation) -> ChatSession:
         papers = self.catalog.by_id()
         session = ChatSession(self.engine)
-        session.turns = [Turn(t.question, t.to_answer(papers)) for t in record.turns]
+        session.turns = [Exchange(t.question, t.to_answer(papers)) for t in record.turns]
         return session
 
     def _remember(self, conversation: OpenConversation) -> OpenConversation:
@@ -92,8 +92,8 @@ class Conversations:
         return conversation
 
 
-def source_views(turn: StoredTurn) -> list[SourceView]:
-    return [SourceView(s.rank, s.paper_id, s.title, s.score) for s in turn.sources]
+def source_views(turn: StoredTurn) -> list[Source]:
+    return list(turn.sources)
 
 
 def answer_message(turn: StoredTurn, index: int) -> str:

@@ -98,7 +98,7 @@ def build_eval_tab(engine: Any, catalog: Catalog, backends: list[str], default_b
     paths = [path for _, path in files]
     default = str(QUESTION_DIR / "questions.yaml")
     results_state = gr.State([])
-    k_state = gr.State(engine.settings.top_k)
+    k_state = gr.State(engine.settings.retrieval.top_k)
     with gr.Row():
         with gr.Column(scale=2):
             chosen = gr.Dropdown(files, value=default if default in paths else (paths[0] if paths else None),
@@ -108,7 +108,7 @@ def build_eval_tab(engine: Any, catalog: Catalog, backends: list[str], default_b
         with gr.Column(scale=1):
             backend = gr.Dropdown(backends, value=default_backend, label="Backend")
             retrieval_only = gr.Checkbox(True, label="Retrieval only (fast: no answers written)")
-            top_k = gr.Slider(1, 20, step=1, value=engine.settings.top_k, label="k (papers per question)")
+            top_k = gr.Slider(1, 20, step=1, value=engine.settings.retrieval.top_k, label="k (papers per question)")
             run = gr.Button("Run evaluation", variant="primary", elem_id="eval-run")
     report = gr.Markdown("Choose a question file and press **Run evaluation**.", elem_id="eval-report")
     plot = gr.Image(label="Metrics", type="filepath", interactive=False, visible=False, height=420)

@@ -42,17 +42,6 @@ class ConversationError(RagError):
 
 
 @dataclass
-class StoredSource:
-    rank: int
-    paper_id: str
-    title: str
-    score: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rank": self.rank, "paper_id": self.paper_id, "title": self.title, "score": round(self.score, 6)}
-
-
-@dataclass
 class StoredTurn:
     """One question and its checked answer, as kept on disk."""
 
@@ -62,7 +51,7 @@ class StoredTurn:
     notice: str = ""
     backend: str = ""
     citations: list[Citation] = field(default_factory=list)
-    sources: list[StoredSource] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)
     compare_ids: list[str] = field(default_factory=list)
     corrections: dict[str, str] = field(default_factory=dict)
@@ -72,7 +61,7 @@ class StoredTurn:
         return cls(
             question=answer.question, answer=answer.text, refused=answer.refused, notice=answer.notice,
             backend=answer.backend, citations=list(answer.citations),
-            sources=[StoredSource(s.rank, s.paper.paper_id, s.paper.title, s.score) for s in answer.sources],
+            sources=list(answer.sources),
             evidence_sentences={k: list(v) for k, v in answer.evidence_sentences.items()},
             compare_ids=list(compare_ids or []), corrections=dict(answer.corrections),
         )
@@ -81,7 +70,7 @@ class StoredTurn:
         return {
             "question": self.question, "answer": self.answer, "refused": self.refused, "notice": self.notice,
             "backend": self.backend, "citations": [c.to_json() for c in self.citations],
-            "sources": [s.to_json() for s in self.sources], "evidence_sentences": self.evidence_sentences,
+            "sources": [s.to_json(abstract=False) for s in self.sources], "evidence_sentences": self.evidence_sentences,
             "compare_ids": self.compare_ids, "corrections": self.corrections,
         }
 
@@ -91,8 +80,7 @@ class StoredTurn:
             question=str(data["question"]), answer=str(data["answer"]), refused=bool(data["refused"]),
             notice=str(data.get("notice") or ""), backend=str(data.get("backend") or ""),
             citations=[Citation(int(c["n"]), str(c["paper_id"]), str(c["title"])) for c in data.get("citations", [])],
-            sources=[StoredSource(int(s["rank"]), str(s["paper_id"]), str(s["title"]), float(s["score"]))
-                     for s in data.get("sources", [])],
+            sources=[Source.from_json(s) for s in data.get("sources", [])],
             evidence_sentences={str(k): [str(s) for s in v] for k, v in (data.get("evidence_sentences") or {}).items()},
             compare_ids=[str(p) for p in data.get("compare_ids", [])],
             corrections={str(k): str(v) for k, v in (data.get("corrections") or {}).items()},
@@ -100,17 +88,11 @@ class StoredTurn:
 
     def to_answer(self, papers: dict[str, Paper]) -> Answer:
         """The turn as an ``Answer`` again, for a ``ChatSession`` reopened from disk."""
-        sources = [Source(s.rank, papers.get(s.paper_id) or missing_paper(s.paper_id, s.title), s.score)
-                   for s in self.sources]
+        sources = [Source.from_json(s.to_json(abstract=False), papers) for s in self.sources]
         return Answer(question=self.question, text=self.answer, refused=self.refused, citations=list(self.citations),
                       sources=sources, backend=self.backend, notice=self.notice,
                       evidence_sentences={k: list(v) for k, v in self.evidence_sentences.items()},
                       corrections=dict(self.corrections))
-
-
-def missing_paper(paper_id: str, title: str) -> Paper:
-    """A stand-in for a paper a saved conversation cites that the index no longer holds."""
-    return Paper(paper_id=paper_id, title=title, abstract="", source="(no longer indexed)")
 
 
 @dataclass

@@ -60,9 +60,9 @@ def _sidebar(app: Any, c: dict[str, Any], backends: list[str]) -> None:
             c["export_md"] = gr.DownloadButton("Export .md", size="sm", interactive=False, elem_id="export-md")
             c["export_json"] = gr.DownloadButton("Export .json", size="sm", interactive=False, elem_id="export-json")
         gr.Markdown("### Settings")
-        c["backend"] = gr.Radio(backends, value=app.settings.backend if app.settings.backend in backends else backends[0],
+        c["backend"] = gr.Radio(backends, value=app.settings.llm.backend if app.settings.llm.backend in backends else backends[0],
                                 label="Answer backend", elem_id="backend")
-        c["top_k"] = gr.Slider(1, 20, step=1, value=app.settings.top_k, label="Number of papers (top k)",
+        c["top_k"] = gr.Slider(1, 20, step=1, value=app.settings.retrieval.top_k, label="Number of papers (top k)",
                                elem_id="top-k")
         c["show_scores"] = gr.Checkbox(False, label="Show source scores", elem_id="show-scores")
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from rag.clean import display_text, normalise
 from rag.sentences import split_sentences
-from rag.types import Paper
+from rag.types import Paper, Source
 
 # $$…$$ first, then $…$; an escaped dollar (\$) opens nothing.
 _MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(?!\s)(.+?)(?<![\s\\])\$", re.DOTALL)
@@ -125,17 +124,7 @@ def title_text(title: str) -> str:
     return escape_markdown(display_text(title))
 
 
-@dataclass(frozen=True)
-class SourceView:
-    """What the page shows for one source of one answer (a stored turn or a live one)."""
-
-    rank: int
-    paper_id: str
-    title: str
-    score: float
-
-
-def source_label(source: SourceView, show_scores: bool) -> str:
+def source_label(source: Source, show_scores: bool) -> str:
     """A line of the source list (plain text: Gradio shows radio labels as text, not HTML)."""
     label = f"[{source.rank}] {display_text(source.title)}"
     return f"{label}  ·  score {source.score:.3f}" if show_scores else label

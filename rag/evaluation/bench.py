@@ -67,9 +67,9 @@ def bench_ingest(settings: Settings, paths: list[Path], out: Path | None = None,
     texts += [search_text(s) for p in papers for s in split_sentences(p.text)]
     prepare_s = time.perf_counter() - started
 
-    model = SentenceTransformer(str(model_path(settings.embed_model)), device="cpu")
+    model = SentenceTransformer(str(model_path(settings.index.embed_model)), device="cpu")
     started = time.perf_counter()
-    model.encode(texts, batch_size=settings.embed_batch_size, normalize_embeddings=True)
+    model.encode(texts, batch_size=settings.index.embed_batch_size, normalize_embeddings=True)
     encode_s = time.perf_counter() - started
 
     if keep_index is not None and keep_index.exists() and any(keep_index.iterdir()):
@@ -103,7 +103,7 @@ def bench_ask(settings: Settings, questions: list[str], cold_runs: int = 3,
     cold = []
     for question in questions[:cold_runs]:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "rag.cli", "ask", "--json", "--index", str(settings.index_dir),
+        subprocess.run([sys.executable, "-m", "rag.cli", "ask", "--json", "--index", str(settings.index.index_dir),
                         question], check=True, capture_output=True)
         cold.append((time.perf_counter() - started) * 1000)
 
@@ -144,14 +144,15 @@ def bench_questions(engine: Any, path: Path, k: int = 5, out: Path | None = None
     resolve_expectations(items, engine.papers(), path)
     engine.ensure_index(progress=False)
     engine.warm("extractive")  # load models and indexes outside the timings
-    retriever = engine._retriever
+    retriever = engine.retriever
     systems: dict[str, list[ItemResult]] = {"plain BM25": [], "plain dense (MiniLM chunks)": [], "pipeline": []}
     for item in items:
         query = standalone_query(item.question, item.history)
         for name, channel in (("plain BM25", "bm25"), ("plain dense (MiniLM chunks)", "dense")):
             started = time.perf_counter()
-            vector = retriever.embed_query(query) if channel == "dense" else None
-            view = retriever._dense_chunks(query, vector) if channel == "dense" else retriever._lexical(query)
+            vector = retriever.encoder.embed_query(query) if channel == "dense" else None
+            ranker = retriever.dense if channel == "dense" else retriever.bm25
+            view = ranker.rank(query, vector)
             elapsed = (time.perf_counter() - started) * 1000
             ranked = sorted(view, key=lambda pid: view[pid].rank)[:10]
             systems[name].append(ItemResult(item, ranked, [], False, "", elapsed))

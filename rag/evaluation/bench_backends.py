@@ -32,8 +32,8 @@ def openai_compatible_server(settings: Settings):
 
     from rag.models import fetch_model, server_params
 
-    path = fetch_model(settings.models_dir, settings.llm_model, progress=False)
-    params = server_params(str(path), settings.llm_ctx, settings.llm_threads, port=_free_port())
+    path = fetch_model(settings.llm.models_dir, settings.llm.llm_model, progress=False)
+    params = server_params(str(path), settings.llm.llm_ctx, settings.llm.llm_threads, port=_free_port())
     key = params.api_keys[0]
     server = xllamacpp.Server(params)
     try:
@@ -43,13 +43,15 @@ def openai_compatible_server(settings: Settings):
 
 
 def _settings_for(name: str, base: Settings, server: tuple[str, str] | None) -> tuple[str, Settings]:
-    if name.startswith("local-"):
-        return "local", base.model_copy(update={"llm_model": name.removeprefix("local-")})
-    if name == "openai" and server is not None:
+    """A registered backend or variant ("local-1.5b") and its settings; ``openai`` against ``server``."""
+    from rag.backends import spec_for
+
+    spec, overrides = spec_for(name)
+    if spec.name == "openai" and server is not None:
         url, key = server
-        return "openai", base.model_copy(update={"openai_base_url": url, "openai_api_key": key,
-                                                 "openai_model": f"qwen2.5-coder-{base.llm_model}"})
-    return name, base
+        return "openai", base.with_overrides(openai_base_url=url, openai_api_key=key,
+                                              openai_model=f"qwen2.5-coder-{base.llm.llm_model}")
+    return spec.name, base.with_overrides(**overrides)
 
 
 def bench_backends(settings: Settings, path: Path, names: list[str], out: Path | None = None) -> dict[str, Any]:
@@ -59,10 +61,10 @@ def bench_backends(settings: Settings, path: Path, names: list[str], out: Path |
 
     summaries: dict[str, dict[str, float]] = {}
     for name in names:
-        with (openai_compatible_server(settings) if name == "openai" and not settings.openai_base_url
+        with (openai_compatible_server(settings) if name == "openai" and not settings.llm.openai_base_url
               else _no_server()) as server:
             backend, chosen = _settings_for(name, settings, server)
-            engine = Engine(chosen.model_copy(update={"backend": backend}))
+            engine = Engine(chosen.with_overrides(backend=backend))
             if backend != "extractive":  # run_eval loads retrieval and the model; one answer warms llama.cpp too
                 engine.ask("warm up the model", backend=backend)
             _, summaries[name] = run_eval(engine, path, progress=False)

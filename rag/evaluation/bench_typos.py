@@ -52,7 +52,7 @@ def _typos(word: str, rng: random.Random) -> list[str]:
 
 def misspell(item_id: str, question: str, known: Any) -> Misspelt | None:
     """One typing error in one topic word; ``known(word)``: True for English and corpus words."""
-    from rag.query import QUESTION_WORDS
+    from rag.tokens import QUESTION_WORDS
 
     rng = random.Random(item_id)
     words = [m.group(0) for m in _WORD.finditer(question) if m.group(0) not in QUESTION_WORDS]
@@ -72,21 +72,21 @@ def bench_typos(engine: Any, path: Path, k: int = 5, out: Path | None = None) ->
     resolve_expectations(items, engine.papers(), path)
     engine.ensure_index(progress=False)
     engine.warm("extractive")
-    retriever = engine._retriever
+    names = engine.retriever.names
     english = english_words()
-    known = lambda word: word in english or bool(retriever.papers_mentioning(word))  # noqa: E731
+    known = lambda word: word in english or bool(names.papers_mentioning(word))  # noqa: E731
     cases = [(item, m) for item in items if (m := misspell(item.id, item.question, known))]
-    retriever.spelling_fixes(["warmup"])  # the corpus dictionary is built on first use: not timed
+    names.spelling_fixes(["warmup"])  # the corpus dictionary is built on first use: not timed
     systems: dict[str, list[ItemResult]] = {"as written (ceiling)": [], "misspelt, no correction (baseline)": [],
                                             "misspelt, corrected": []}
     restored = 0
-    original = engine.settings.spelling
+    original = engine.settings.decision.spelling
     try:
         for item, typo in cases:
             for name, question, spelling in (("as written (ceiling)", item.question, True),
                                              ("misspelt, no correction (baseline)", typo.question, False),
                                              ("misspelt, corrected", typo.question, True)):
-                engine.settings.spelling = spelling
+                engine.settings.decision.spelling = spelling
                 answer = engine.ask(question, top_k=k, rank_depth=10, backend="extractive")
                 result = ItemResult(item, answer.ranked_paper_ids, [], answer.refused, "", answer.timings_ms["retrieve"])
                 result.scores = score_item(result, k, answered=False)
@@ -94,7 +94,7 @@ def bench_typos(engine: Any, path: Path, k: int = 5, out: Path | None = None) ->
                 if name == "misspelt, corrected":
                     restored += answer.corrections.get(typo.typo) == typo.word
     finally:
-        engine.settings.spelling = original
+        engine.settings.decision.spelling = original
     summaries = {name: aggregate(results) for name, results in systems.items()}
     columns = ["hit@1", f"hit@{k}", f"recall@{k}", "false_refusal"]
     rows = [("system", *columns, "retrieval p50 ms")]

@@ -22,7 +22,7 @@ def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_onl
     """Score every item of a question file; ``backend``: answer with this one (default: the engine's)."""
     from tqdm import tqdm
 
-    k = top_k or engine.settings.top_k
+    k = top_k or engine.settings.retrieval.top_k
     items = load_items(path)
     resolve_expectations(items, engine.papers(), path)
     # Load the index, the embedding model and the answer backend before the clock starts: otherwise the

@@ -14,9 +14,12 @@ import itertools
 import json
 import statistics
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.settings import Settings
+
+if TYPE_CHECKING:
+    from rag.retrieval.rankers import Ranking
 
 DEPTH = 100  # recall@100 needs at least this many papers per ranking
 RRF_KS = (10, 30, 60)
@@ -48,14 +51,11 @@ def ndcg_recall(ranked: dict[str, list[str]], qrels: dict[str, set[str]]) -> tup
     return statistics.fmean(n), statistics.fmean(r)
 
 
-def fuse(views: dict[str, dict[str, Any]], weights: dict[str, float], rrf_k: int) -> list[str]:
-    fused: dict[str, float] = {}
-    for name, view in views.items():
-        weight = weights.get(name, 0.0)
-        if weight:
-            for paper_id, seen in view.items():
-                fused[paper_id] = fused.get(paper_id, 0.0) + weight / (rrf_k + seen.rank + 1)
-    return sorted(fused, key=lambda pid: fused[pid], reverse=True)[:DEPTH]
+def fuse(views: dict[str, Ranking], weights: dict[str, float], rrf_k: int) -> list[str]:
+    """The pipeline's fusion (``retrieval.fusion``), to the depth recall@100 reads."""
+    from rag.retrieval.fusion import best_first, weighted_rrf
+
+    return best_first(weighted_rrf(views, weights, rrf_k), DEPTH)
 
 
 def _ranked_only(view: dict[str, Any]) -> list[str]:
@@ -66,9 +66,10 @@ def bench_scifact(settings: Settings, data: Path, work: Path, out: Path | None =
     import numpy as np
 
     from rag.index import ingest
-    from rag.query import keyword_query, topic_query
-    from rag.retrieve import HybridRetriever, _bm25_retriever, _by_paper
+    from rag.retrieval import HybridRetriever
+    from rag.retrieval.rankers import BM25Ranker
     from rag.store import IndexStore
+    from rag.tokens import topic_query
 
     bench_settings = settings.with_overrides(index_dir=work, candidates=DEPTH)
     report = ingest(bench_settings, [data / "corpus.jsonl.gz"], progress=True)
@@ -78,17 +79,15 @@ def bench_scifact(settings: Settings, data: Path, work: Path, out: Path | None =
     splits = {name: load_qrels(data / "qrels" / f"{name}.tsv") for name in ("train", "test")}
     wanted = sorted(set(splits["train"]) | set(splits["test"]))
     texts = [topic_query(queries[q]) for q in wanted]  # what ``rankings`` expects its vector to embed
-    vectors = retriever.embedder.get_query_embedding_batch(texts) if hasattr(
-        retriever.embedder, "get_query_embedding_batch") else [retriever.embed_query(t) for t in texts]
+    vectors = retriever.encoder.embed_queries(texts)
     views = {q: retriever.rankings(queries[q], np.asarray(v, dtype=np.float32)) for q, v in zip(wanted, vectors)}
 
     # BM25 k1/b: chosen on train.
     papers = list(retriever.papers.values())
     bm25_scores: dict[tuple[float, float], dict[str, float]] = {}
     for k1, b in BM25_PARAMS:
-        bm25 = _bm25_retriever(papers, bench_settings.with_overrides(bm25_k1=k1, bm25_b=b), DEPTH)
-        bm25_views = {q: _by_paper((r.node.node_id, float(r.score)) for r in bm25.retrieve(keyword_query(queries[q])))
-                      for q in wanted}
+        bm25 = BM25Ranker(papers, bench_settings.with_overrides(bm25_k1=k1, bm25_b=b).retrieval, DEPTH)
+        bm25_views = {q: bm25.rank(queries[q]) for q in wanted}
         scores = {split: ndcg_recall({q: _ranked_only(bm25_views[q]) for q in qrels}, qrels)[0]
                   for split, qrels in splits.items()}
         bm25_scores[(k1, b)] = scores

@@ -1,0 +1,111 @@
+"""A paper: an abstract with its title and where it came from (the corpus stage's record)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+from rag.clean import content_hash, display_text, normalise, search_text
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper: an abstract with its title and where it came from."""
+
+    paper_id: str
+    title: str
+    abstract: str  # raw, exactly as given (may hold LaTeX / Markdown)
+    source: str  # "file:line" of the first record that brought it
+    title_derived: bool = False  # True when no title was given and one was derived from the text
+    openreview_id: str | None = None
+    url: str | None = None
+    venue: str | None = None
+    area: str | None = None
+    keywords: tuple[str, ...] = ()
+    also_in: tuple[str, ...] = ()  # other "file:line" records holding the same abstract
+
+    @cached_property
+    def text(self) -> str:
+        """Clean display form of the abstract."""
+        return display_text(self.abstract)
+
+    @cached_property
+    def search_text(self) -> str:
+        return search_text(self.abstract)
+
+    @cached_property
+    def display_title(self) -> str:
+        return display_text(self.title)
+
+    @cached_property
+    def text_key(self) -> str:
+        """Identity of the abstract however it was typeset: the de-duplication key."""
+        return content_hash(normalise(self.abstract))
+
+    @cached_property
+    def embed_hash(self) -> str:
+        """Hash of everything that is embedded: when it is unchanged, nothing is re-embedded."""
+        return content_hash(self.display_title, self.search_text)
+
+    @cached_property
+    def record_hash(self) -> str:
+        """Hash of the whole record: when it is unchanged, the paper is left alone."""
+        return content_hash(json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False))
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "openreview_id": self.openreview_id,
+            "url": self.url,
+            "venue": self.venue,
+            "area": self.area,
+            "keywords": list(self.keywords),
+            "also_in": list(self.also_in),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "paper_id": self.paper_id,
+            "title": self.title,
+            "title_derived": self.title_derived,
+            "abstract": self.abstract,
+            "source": self.source,
+            "metadata": self.metadata(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Paper:
+        meta = data.get("metadata") or {}
+        return cls(
+            paper_id=data["paper_id"],
+            title=data["title"],
+            abstract=data["abstract"],
+            source=data["source"],
+            title_derived=bool(data.get("title_derived", False)),
+            openreview_id=meta.get("openreview_id"),
+            url=meta.get("url"),
+            venue=meta.get("venue"),
+            area=meta.get("area"),
+            keywords=tuple(meta.get("keywords") or ()),
+            also_in=tuple(meta.get("also_in") or ()),
+        )
+
+    def merged_with(self, other: Paper) -> Paper:
+        """This record, with fields it lacks filled from ``other`` (the same abstract elsewhere)."""
+        also_in = tuple(dict.fromkeys((*self.also_in, other.source, *other.also_in)))
+        also_in = tuple(s for s in also_in if s != self.source)
+        title, derived = self.title, self.title_derived
+        if derived and not other.title_derived:
+            title, derived = other.title, False
+        return replace(
+            self,
+            title=title,
+            title_derived=derived,
+            openreview_id=self.openreview_id or other.openreview_id,
+            url=self.url or other.url,
+            venue=self.venue or other.venue,
+            area=self.area or other.area,
+            keywords=self.keywords or other.keywords,
+            also_in=also_in,
+        )

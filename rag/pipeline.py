@@ -1,0 +1,122 @@
+"""The stages of one question, in order, each filling its part of the ``Turn``:
+
+understand → retrieve → gather evidence → decide (here), then write → check (``rag.generate``).
+Each stage is a short function over the turn; the logic it applies lives in its own module.
+"""
+
+from __future__ import annotations
+
+from rag.errors import RagError
+from rag.followup import refers_back, standalone_query
+from rag.multilingual import needs_multilingual
+from rag.question import analyse, comparison_parts, wants_comparison
+from rag.retrieval import HybridRetriever
+from rag.settings import Settings
+from rag.spelling import apply_corrections
+from rag.types import Hit, QuestionKind, Turn
+
+
+def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
+    """Reads the user's words, history, rewrite and carried papers; writes ``said``, ``query``,
+    ``corrections``, ``unknown_words``, ``shape``, ``follow_up`` and ``top_k``."""
+    turn.question = turn.question.strip()
+    if not turn.question:
+        raise RagError("the question is empty; ask something about the indexed papers")
+    names, rules = retriever.names, settings.decision
+    turn.said = standalone_query(turn.question, turn.history)
+    query = turn.rewrite or turn.said
+    # A word of the user's that no abstract of a large index contains: a typo is read as the corpus word it
+    # almost spells; any other such word makes an English question a refusal (decided later). Words an LLM
+    # chose (a translation, a follow-up rewrite) are never refused: a small model's wording is not the user's.
+    large = len(retriever.papers) >= rules.unknown_word_min_papers > 0
+    unknown = names.unknown_words(turn.said) if large and not turn.compare_ids else []
+    turn.corrections = names.spelling_fixes(unknown) if rules.spelling else {}
+    turn.query = apply_corrections(query, turn.corrections)
+    turn.unknown_words = [] if needs_multilingual(turn.said) else [w for w in unknown if w not in turn.corrections]
+    # The shape comes from the user's words: an LLM rewrite of a follow-up ("… than the previous version?" →
+    # "… compared to the previous version?") must not make it a comparison of papers. A translation is the
+    # only English there is, so a Chinese question uses it.
+    rewritten = bool(turn.history) and turn.query != turn.said and not needs_multilingual(turn.question)
+    turn.shape = analyse(apply_corrections(turn.said, turn.corrections) if rewritten else turn.query)
+    only = set(turn.paper_ids) if turn.paper_ids else None
+    turn.carried = [pid for pid in turn.carried if only is None or pid in only]  # a scoped chat stays scoped
+    turn.follow_up = bool(turn.carried and turn.history and refers_back(turn.question))
+    if turn.follow_up and turn.shape.kind is not QuestionKind.COMPARISON and wants_comparison(turn.question):
+        # "How does it differ from Tactic?": the last answer's papers against what this turn names.
+        titles = [retriever.papers[pid].title for pid in turn.carried if pid in retriever.papers]
+        parts = titles + comparison_parts(turn.question)
+        if len(parts) >= 2:
+            turn.shape.kind, turn.shape.parts = QuestionKind.COMPARISON, parts
+    turn.top_k = turn.top_k or settings.retrieval.top_k
+    if turn.shape.kind is QuestionKind.LIST:  # as many papers as pass the relevance cut, not a fixed k
+        turn.top_k = max(turn.top_k, rules.max_list_papers)
+    if turn.compare_ids:
+        turn.shape.kind = QuestionKind.COMPARISON
+
+
+def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
+    """Reads ``query``, ``shape``, ``top_k`` and the papers asked for; writes ``vector`` and ``ranked``
+    (and ``top_k``, to show every paper compared)."""
+    from rag.retrieval.comparison import hits_for, search_comparison
+
+    # One vector for the dense rankings and the evidence: scoring a list question's sentences against
+    # "Which papers …" too picked fewer of its relevant papers.
+    turn.vector = retriever.embed_topic(turn.query)
+    depth = max(turn.top_k, turn.rank_depth)
+    only = set(turn.paper_ids) if turn.paper_ids else None
+    if turn.compare_ids:
+        turn.ranked = hits_for(retriever, turn.compare_ids)
+        turn.top_k = max(turn.top_k, len(turn.ranked))
+    elif turn.shape.kind is QuestionKind.COMPARISON and only is None:
+        turn.ranked = search_comparison(retriever, turn.query, turn.shape.parts, depth, vector=turn.vector)
+    else:
+        turn.ranked = retriever.search(turn.query, depth, vector=turn.vector, only=only)
+    if turn.follow_up:
+        turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
+
+
+def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -> list[Hit]:
+    """A follow-up that refers back keeps the papers the last answer cited at the top of its sources."""
+    top = ranked[0].score if ranked else 1.0
+    pinned = [next((h for h in ranked if h.paper.paper_id == pid), None) or Hit(retriever.papers[pid], top)
+              for pid in carried if pid in retriever.papers]
+    ids = {h.paper.paper_id for h in pinned}
+    return pinned + [h for h in ranked if h.paper.paper_id not in ids]
+
+
+def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
+    """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
+    ranked against the question (a compared paper's against its own piece of the question)."""
+    from rag.evidence import gather_evidence
+
+    names, sentences = retriever.names, retriever.sentences
+    weight = settings.answer.lexical_weight
+    named_papers = {n: names.papers_mentioning(n) for n in names.distinctive_names(turn.query)}
+    turn.evidence = gather_evidence(turn.query, turn.vector, turn.hits, sentences, named_papers,
+                                    turn.shape.multilingual, lexical_weight=weight)
+    if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
+        for i, item in enumerate(turn.evidence):
+            if item.hit.part is not None:
+                own = f"{item.hit.part} {turn.corrected_question}"
+                turn.evidence[i] = gather_evidence(own, retriever.encoder.embed_query(own), [item.hit], sentences,
+                                                   named_papers, lexical_weight=weight)[0]
+
+
+def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
+    """Reads ``shape``, ``evidence`` and ``unknown_words``; writes ``decision`` and the retrieval time."""
+    import time
+
+    from rag.decide import decide as decide_from_evidence
+
+    missing = retriever.names.missing_names(turn.shape.names)
+    turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing, turn.unknown_words)
+    turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
+
+
+def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:
+    """Everything but the wording: the stages up to the refuse-or-answer decision."""
+    understand(turn, retriever, settings)
+    retrieve(turn, retriever)
+    gather(turn, retriever, settings)
+    decide(turn, retriever, settings)
+    return turn
