@@ -39,7 +39,8 @@ class LocalBackend:
     """Qwen2.5-Coder-Instruct GGUF on CPU via xllamacpp, loaded once per process."""
 
     def __init__(self, settings: Settings) -> None:
-        from rag.models import LocalLLM, model_path
+        from rag.local_llm import LocalLLM
+        from rag.models import model_path
 
         path = model_path(settings.llm.models_dir, settings.llm.llm_model)
         if not path.is_file():

@@ -16,7 +16,8 @@ import pytest
 
 from rag import models
 from rag.errors import RagError
-from rag.models import LocalLLM, ModelSpec, default_models_dir, fetch_model, model_path, verify_model
+from rag.local_llm import LocalLLM
+from rag.models import ModelSpec, default_models_dir, fetch_model, model_path, verify_model
 
 PART_COUNT = 11  # more than 9, so that part1/part10/part11 ordering mistakes show
 
@@ -231,7 +232,7 @@ def test_exit_mid_reply_is_clean(tmp_path: Path) -> None:
     script = tmp_path / "exit_mid_reply.py"
     script.write_text(
         "import sys, threading\n"
-        "from rag.models import LocalLLM\n"
+        "from rag.local_llm import LocalLLM\n"
         f"llm = LocalLLM({str(path)!r}, n_ctx=2048, threads=2)\n"
         "started = threading.Event()\n"
         "def consume():\n"

@@ -30,7 +30,8 @@ def openai_compatible_server(settings: Settings):
     """llama.cpp's OpenAI-compatible HTTP server for the local model; yields (base_url, api_key)."""
     import xllamacpp
 
-    from rag.models import fetch_model, server_params
+    from rag.local_llm import server_params
+    from rag.models import fetch_model
 
     path = fetch_model(settings.llm.models_dir, settings.llm.llm_model, progress=False)
     params = server_params(str(path), settings.llm.llm_ctx, settings.llm.llm_threads, port=_free_port())
