@@ -6,13 +6,19 @@ what each turn *cited* (paper ids), not just its text, and the buffer stores mes
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rag.answer import spelling_note
+from rag.errors import RagError
 from rag.types import Answer, StreamEvent, final_answer
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
 
 
 @dataclass
@@ -25,7 +31,7 @@ class Exchange:
 
 @dataclass
 class ChatSession:
-    engine: Any
+    engine: Engine
     backend: str | None = None
     top_k: int | None = None
     paper_ids: list[str] | None = None  # restrict the conversation to these papers
@@ -78,3 +84,40 @@ def print_streamed(events: Iterator[StreamEvent], out: TextIO | None = None) -> 
             print(f"\n{note}", file=out)
     print(file=out, flush=True)
     return answer
+
+
+def run_chat(session: ChatSession, script: Path | None = None, as_json: bool = False) -> None:
+    """``rag chat``: turns typed at the prompt (empty line or Ctrl-D ends) or read from ``script``, one a line;
+    each answer streamed, or printed as one ``rag ask --json`` object a turn."""
+    if script:
+        if not script.is_file():
+            raise RagError(f"{script}: no such file; give a text file with one question per line")
+        turns: Iterable[str] = [t.strip() for t in script.read_text(encoding="utf-8").splitlines() if t.strip()]
+    else:
+        if not as_json:
+            print("Ask about the indexed ICLR 2026 papers; follow-ups refer to earlier answers. "
+                  "Empty line or Ctrl-D to quit.")
+        turns = _typed_turns(as_json)
+    for question in turns:
+        try:
+            if as_json:
+                print(json.dumps(session.ask(question).to_json(), ensure_ascii=False), flush=True)
+            else:
+                print(f"\nyou> {question}" if script else "", end="\n" if script else "")
+                print_streamed(session.stream(question))
+        except RagError as exc:
+            if script:
+                raise
+            print(f"error: {exc}")
+
+
+def _typed_turns(quiet: bool) -> Iterator[str]:
+    while True:
+        try:
+            question = input("" if quiet else "\nyou> ").strip()
+        except EOFError:
+            print()
+            return
+        if not question or question.lower() in {"exit", "quit", ":q"}:
+            return
+        yield question

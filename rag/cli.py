@@ -156,46 +156,14 @@ def cmd_papers(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from rag.chat import ChatSession, print_streamed
+    from rag.chat import ChatSession, run_chat
 
     engine = _engine(args)
     built = engine.ensure_index(progress=not args.json)
     if built is not None:
         print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
-    session = ChatSession(engine, top_k=args.top_k)
-    if args.script:
-        if not args.script.is_file():
-            raise RagError(f"{args.script}: no such file; give a text file with one question per line")
-        turns = [t.strip() for t in args.script.read_text(encoding="utf-8").splitlines() if t.strip()]
-    else:
-        if not args.json:
-            print("Ask about the indexed ICLR 2026 papers; follow-ups refer to earlier answers. "
-                  "Empty line or Ctrl-D to quit.")
-        turns = _typed_turns(args.json)
-    for question in turns:
-        try:
-            if args.json:
-                print(json.dumps(session.ask(question).to_json(), ensure_ascii=False), flush=True)
-            else:
-                print(f"\nyou> {question}" if args.script else "", end="\n" if args.script else "")
-                print_streamed(session.stream(question))
-        except RagError as exc:
-            if args.script:
-                raise
-            print(f"error: {exc}")
+    run_chat(ChatSession(engine, top_k=args.top_k), args.script, as_json=args.json)
     return 0
-
-
-def _typed_turns(quiet: bool):
-    while True:
-        try:
-            question = input("" if quiet else "\nyou> ").strip()
-        except EOFError:
-            print()
-            return
-        if not question or question.lower() in {"exit", "quit", ":q"}:
-            return
-        yield question
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
