@@ -12,6 +12,7 @@ from rag.settings import Settings, apply_offline_env
 from rag.types import Answer, Hit, Paper, StreamEvent, Turn, final_answer
 
 if TYPE_CHECKING:
+    from rag.backends import LLMBackend
     from rag.retrieval import HybridRetriever
 
 
@@ -97,14 +98,14 @@ class Engine:
         return pipeline.prepare(turn, self.retriever, self.settings)
 
     def stream(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
-               backend: Any = None, rank_depth: int = 0, carried: list[str] | None = None,
+               backend: str | LLMBackend | None = None, rank_depth: int = 0, carried: list[str] | None = None,
                paper_ids: list[str] | None = None, compare_ids: list[str] | None = None) -> Iterator[StreamEvent]:
         """The answer as events: ``sources`` first (before any token), then ``token`` pieces, then ``done``
         with the checked ``Answer``. Front ends render tokens live and replace them with the final text."""
         from rag.answer import sources_for
-        from rag.generate import generate
         from rag.backends import make_backend
-        from rag.multilingual import needs_multilingual
+        from rag.generate import generate
+        from rag.pipeline import llm_query
 
         started = time.perf_counter()
         backend = backend or self.settings.llm.backend
@@ -112,17 +113,7 @@ class Engine:
             llm = make_backend(backend, self.settings)  # fails fast (unknown name, model not fetched)
         else:  # an LLMBackend object (tests, embedding applications)
             llm, backend = backend, backend.name
-        query = None
-        if llm is not None and self.settings.llm.llm_translate and needs_multilingual(question):
-            from rag.followup import standalone_query
-            from rag.translate import llm_translate
-
-            english = llm_translate(llm, question)
-            query = standalone_query(english, history or []) if english else None
-        elif llm is not None and history and self.settings.llm.llm_rewrite_followups:
-            from rag.followup import llm_rewrite
-
-            query = llm_rewrite(llm, question, history, self.settings)
+        query = llm_query(question, history or [], llm, self.settings) if llm is not None else None
         turn = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
                             paper_ids=paper_ids, compare_ids=compare_ids, query=query, started=started)
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)

@@ -8,8 +8,13 @@ words of the most recent earlier turn are put in front of it.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rag.tokens import content_words
+
+if TYPE_CHECKING:
+    from rag.backends import LLMBackend
+    from rag.settings import Settings
 
 _REFERS_BACK = re.compile(
     r"\b(it|its|it's|they|them|their|this|that|these|those|the (paper|method|model|approach|authors|work|"
@@ -38,10 +43,7 @@ def standalone_query(question: str, history: list[str]) -> str:
     return " ".join([*context, question])
 
 
-_REWRITE_TOKENS = 60
-
-
-def llm_rewrite(llm, question: str, history: list[str], settings) -> str | None:
+def llm_rewrite(llm: LLMBackend, question: str, history: list[str], settings: Settings) -> str | None:
     """A follow-up rewritten by the LLM into a standalone question, or None to use the deterministic one.
 
     Only questions that lean on the conversation are rewritten. A small model's rewrite is accepted only if
@@ -52,15 +54,15 @@ def llm_rewrite(llm, question: str, history: list[str], settings) -> str | None:
 
     if not refers_back(question):
         return None
-    turns = "\n".join(f"User: {turn}" for turn in history[-3:])
+    turns = "\n".join(f"User: {turn}" for turn in history[-settings.llm.rewrite_history_turns:])
     messages = [Message("system", prompts.REWRITE_SYSTEM),
                 Message("user", prompts.REWRITE_USER.format(history=turns, question=question))]
     try:
-        text = "".join(llm.stream(messages, _REWRITE_TOKENS)).strip().strip('"')
+        text = "".join(llm.stream(messages, settings.llm.rewrite_tokens)).strip().strip('"')
     except Exception:  # a failed rewrite is not worth failing the question: the fallback is deterministic
         return None
     line = text.splitlines()[0].strip() if text else ""
     own = content_words(question)
-    if not line or len(line) > 300 or (own and not own & content_words(line)):
+    if not line or len(line) > settings.llm.rewrite_max_chars or (own and not own & content_words(line)):
         return None
     return f"{line} {standalone_query(question, history)}"

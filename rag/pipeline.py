@@ -6,6 +6,8 @@ Each stage is a short function over the turn; the logic it applies lives in its 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rag.errors import RagError
 from rag.followup import refers_back, standalone_query
 from rag.multilingual import needs_multilingual
@@ -14,6 +16,23 @@ from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections
 from rag.types import Hit, QuestionKind, Turn
+
+if TYPE_CHECKING:
+    from rag.backends import LLMBackend
+
+
+def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Settings) -> str | None:
+    """Before understanding, with an LLM backend: a Chinese question translated, or a follow-up rewritten into a
+    standalone question; both checked, None when the check fails (the deterministic path is used then)."""
+    from rag.followup import llm_rewrite
+    from rag.translate import llm_translate
+
+    if settings.llm.llm_translate and needs_multilingual(question):
+        english = llm_translate(llm, question, settings.llm)
+        return standalone_query(english, history) if english else None
+    if history and settings.llm.llm_rewrite_followups:
+        return llm_rewrite(llm, question, history, settings)
+    return None
 
 
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:

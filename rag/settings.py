@@ -267,7 +267,8 @@ def configuration_markdown() -> str:
             else:
                 default = "unset" if field.default is None else str(field.default).lower() if isinstance(
                     field.default, bool) else str(field.default)
-            lines.append(f"| `RAG_{name.upper()}` | `{default}` | {field.description or ''} |")
+            meaning = (field.description or "").replace("|", "\\|")
+            lines.append(f"| `RAG_{name.upper()}` | `{default}` | {meaning} |")
         lines.append("")
     return "\n".join(lines)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from rag.settings import AnswerSettings
 from rag.types import Evidence
 
 _CUES = {
@@ -21,13 +22,12 @@ _CUES = {
                          r"state-of-the-art|surpass\w*|reduc\w*|faster)\b)", re.I),
 }
 COLUMNS = ("problem", "method", "key result")
-_MAX_WORDS = 22
 
 
-def _excerpt(sentence: str) -> str:
+def _excerpt(sentence: str, max_words: int) -> str:
     words = sentence.replace("|", "/").split()
-    text = " ".join(words[:_MAX_WORDS])
-    return text + (" …" if len(words) > _MAX_WORDS else "")
+    text = " ".join(words[:max_words])
+    return text + (" …" if len(words) > max_words else "")
 
 
 def _pick(evidence: Evidence, cue: str, used: set[int]) -> str | None:
@@ -40,8 +40,10 @@ def _pick(evidence: Evidence, cue: str, used: set[int]) -> str | None:
     return None
 
 
-def comparison_table(chosen: list[tuple[int, Evidence]]) -> str:
-    """A Markdown table for the compared papers (``chosen``: source number n and its evidence)."""
+def comparison_table(chosen: list[tuple[int, Evidence]], rules: AnswerSettings | None = None) -> str:
+    """A Markdown table for the compared papers (``chosen``: source number n and its evidence; ``rules``: the
+    ``table_*`` sizes, default the preset's)."""
+    rules = rules or AnswerSettings()
     rows = ["| paper | " + " | ".join(COLUMNS) + " |", "|---|---|---|---|"]
     for n, evidence in chosen:
         used: set[int] = set()
@@ -51,9 +53,10 @@ def comparison_table(chosen: list[tuple[int, Evidence]]) -> str:
         if problem is None and evidence.sentences:  # the opening sentence usually states the problem
             first = min(evidence.sentences, key=lambda s: s.position)
             problem = first.text if first.position not in used else None
-        cells = [f"{_excerpt(text)} [{n}]" if text else "not stated in the abstract"
+        cells = [f"{_excerpt(text, rules.table_max_words)} [{n}]" if text else "not stated in the abstract"
                  for text in (problem, method, result)]
         title = evidence.hit.paper.display_title.replace("|", "/")
-        short = title.split(":")[0] if ":" in title and len(title.split(":")[0]) <= 40 else title[:60]
+        name = title.split(":")[0]
+        short = name if ":" in title and len(name) <= rules.table_name_chars else title[: rules.table_title_chars]
         rows.append(f"| {short} [{n}] | " + " | ".join(cells) + " |")
     return "\n".join(rows)

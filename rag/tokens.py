@@ -26,9 +26,8 @@ QUESTION_WORDS = frozenset(
 # The frame of a question asking for several papers ("Which papers …", "Are there any works on …"): it says
 # what is wanted, not what about. Embedded with the question, it pulls the dense rankings towards
 # abstracts that talk about "papers" and "works"; the dense rankings and the evidence stage embed the
-# question without it.
-# Measured on the list questions (seeds + 4,302) and on keyword-derived list questions; single-paper
-# frames ("Is there a method that …") are kept, cutting them moved the right paper down as often as up.
+# question without it. Single-paper frames ("Is there a method that …") are kept: cutting them moved the right
+# paper down as often as up (docs/benchmarks.md).
 _FRAME = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:\w+\s+)?(?:papers|works|studies|articles|methods)"
     r"|are\s+there\s+(?:any\s+)?(?:\w+\s+)?(?:papers|works|studies|articles|methods)"

@@ -106,3 +106,51 @@ def test_openai_without_a_server_url_is_a_clear_error(seed_index) -> None:
 
     with pytest.raises(RagError, match="RAG_OPENAI_BASE_URL"):
         Engine(Settings(index_dir=seed_index, backend="openai", openai_base_url=None)).ask(QUESTION)
+
+
+class TestRegistry:
+    """One registry names every backend: the CLI's choices, the browser's list and the benches' variants."""
+
+    def test_the_cli_offers_exactly_the_registered_backends(self) -> None:
+        from rag.backends import REGISTRY
+        from rag.cli import build_parser
+
+        ask = build_parser()._subparsers._group_actions[0].choices["ask"]
+        backend = next(a for a in ask._actions if a.dest == "backend")
+        assert list(backend.choices) == list(REGISTRY) == ["local", "extractive", "openai", "ollama"]
+
+    def test_a_variant_names_its_backend_and_the_settings_it_changes(self) -> None:
+        from rag.backends import spec_for
+
+        spec, overrides = spec_for("local-1.5b")
+        assert spec.name == "local" and overrides == {"llm_model": "1.5b"}
+        assert spec_for("ollama")[1] == {}
+
+    def test_an_unknown_backend_lists_the_known_ones(self) -> None:
+        from rag.backends import make_backend
+        from rag.errors import RagError
+
+        with pytest.raises(RagError, match="unknown backend 'gpt5'.*extractive.*local-0.5b"):
+            make_backend("gpt5", Settings())
+
+    def test_openai_is_offered_and_ready_only_with_a_server(self) -> None:
+        from rag.backends import REGISTRY, offered_backends
+
+        bare, configured = Settings(backend="local"), Settings(backend="local", openai_base_url="http://127.0.0.1:1/v1")
+        assert offered_backends(bare) == ["local", "extractive", "ollama"]
+        assert offered_backends(configured) == ["local", "extractive", "openai", "ollama"]
+        assert "RAG_OPENAI_BASE_URL" in REGISTRY["openai"].unavailable(bare)
+        assert REGISTRY["openai"].unavailable(configured) is None
+
+    def test_the_local_backend_says_how_to_fetch_a_missing_model(self, tmp_path) -> None:
+        from rag.backends import REGISTRY
+
+        assert "rag models fetch --model 0.5b" in REGISTRY["local"].unavailable(Settings(models_dir=tmp_path))
+
+    def test_rag_backends_lists_them_as_json(self, capsys) -> None:
+        from rag.cli import main
+
+        assert main(["backends", "--json"]) == 0
+        rows = json.loads(capsys.readouterr().out)
+        assert [r["name"] for r in rows] == ["local", "extractive", "openai", "ollama"]
+        assert all({"description", "variants", "settings", "unavailable", "default"} <= set(r) for r in rows)

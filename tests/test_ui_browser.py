@@ -18,6 +18,7 @@ from ui_server import CHROMIUM, CHROMIUM_ARGS, RunningApp, running_app, seed_app
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (never `playwright install`)")
+pytestmark = pytest.mark.slow  # a real Gradio server and Chromium: `pytest -m "not slow"` leaves them out
 
 # Marks when the sources and the new answer's first [n] link appear. Only a bot message added after the
 # question counts: the previous answer's links must not pass for this one (a follow-up's race).

@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gradio as gr
 
@@ -25,6 +25,9 @@ from ui.history import ConversationStore, StoredTurn, export_json, export_markdo
 from ui.layout import PANEL_HINT, ask_ready, build_layout
 from ui.render import (answer_markdown, error_markdown, paper_markdown,
                        question_markdown, source_label)
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +66,7 @@ CSS = """
 """
 
 
-def warm_engine(engine: Any) -> None:
+def warm_engine(engine: "Engine") -> None:
     """Load retrieval and the default answer backend now (the local model takes seconds), not on the
     first question."""
     try:
@@ -80,7 +83,7 @@ def snapshot(messages: list[dict[str, str]]) -> list[dict[str, str]]:
 class ChatApp:
     """The state shared by every visitor (engine, catalog, conversations) and the event handlers."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: "Engine") -> None:
         self.engine = engine
         self.settings: Settings = engine.settings
         self.catalog = Catalog(engine)
@@ -218,7 +221,7 @@ class ChatApp:
             raise gr.Error(str(exc)) from None
 
 
-def build_app(engine: Any, warm: bool = True) -> gr.Blocks:
+def build_app(engine: "Engine", warm: bool = True) -> gr.Blocks:
     """The whole page as a ``gr.Blocks`` (queued, not launched); ``warm`` loads retrieval up front so
     the first visitor does not wait for the models."""
     apply_offline_env()
@@ -270,7 +273,7 @@ def _exit_on_sigterm(*_: Any) -> None:
     sys.exit(0)
 
 
-def serve(engine: Any) -> None:
+def serve(engine: "Engine") -> None:
     """``rag serve``: the chat on settings.ui.ui_host:ui_port until interrupted (no share link, no analytics)."""
     settings = engine.settings
     auth = check_serving(settings)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.clean import display_text
 from rag.types import Paper
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
 
 MAX_LISTED = 60  # checkboxes shown at once; typing narrows the list (the full corpus has 4,302 papers)
 
@@ -14,7 +17,7 @@ MAX_LISTED = 60  # checkboxes shown at once; typing narrows the list (the full c
 class Catalog:
     """All papers of the index, read once; papers met later in answers are added as they come."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._lock = threading.Lock()
         self._papers: dict[str, Paper] = {p.paper_id: p for p in engine.papers()}

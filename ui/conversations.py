@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.answer import spelling_note
 from rag.chat import ChatSession, Exchange
@@ -14,6 +14,9 @@ from rag.types import Answer, Source
 from ui.catalog import Catalog
 from ui.history import Conversation, ConversationStore, StoredTurn, new_conversation_id, valid_id
 from ui.render import answer_markdown, notice_markdown, question_markdown
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
 
 
 @dataclass
@@ -31,7 +34,7 @@ class Conversations:
     """The conversations in memory (least recently used dropped beyond ``capacity``; they reopen
     from disk), over a ``ConversationStore``."""
 
-    def __init__(self, engine: Any, store: ConversationStore, catalog: Catalog, capacity: int = 128) -> None:
+    def __init__(self, engine: Engine, store: ConversationStore, catalog: Catalog, capacity: int = 128) -> None:
         self.engine = engine
         self.store = store
         self.catalog = catalog

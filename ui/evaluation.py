@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gradio as gr
 
@@ -16,6 +16,9 @@ from rag.settings import PROJECT_ROOT
 from ui.catalog import Catalog
 from ui.history import scratch_dir
 from ui.render import LATEX_DELIMITERS, escape_html, escape_markdown, paper_markdown, title_text
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
 
 QUESTION_DIR = PROJECT_ROOT / "tests" / "data"
 QUESTION_SUFFIXES = (".yaml", ".yml", ".jsonl")
@@ -29,7 +32,7 @@ def question_files(folder: Path = QUESTION_DIR) -> list[tuple[str, str]]:
     return [(p.name, str(p)) for p in sorted(folder.iterdir()) if p.suffix.lower() in QUESTION_SUFFIXES and p.is_file()]
 
 
-def run_question_file(engine: Any, path: Path, *, backend: str, retrieval_only: bool, top_k: int,
+def run_question_file(engine: Engine, path: Path, *, backend: str, retrieval_only: bool, top_k: int,
                       plot_dir: Path) -> tuple[list[ItemResult], str, Path]:
     """Score a question file: the results, the Markdown report and the plot's path."""
     results, summary = run_eval(engine, path, top_k=top_k, retrieval_only=retrieval_only, progress=True,
@@ -91,7 +94,7 @@ def source_choices(result: ItemResult, catalog: Catalog, top_k: int) -> list[tup
             for rank, pid in enumerate(result.ranked_paper_ids[:top_k], start=1)]
 
 
-def build_eval_tab(engine: Any, catalog: Catalog, backends: list[str], default_backend: str) -> None:
+def build_eval_tab(engine: Engine, catalog: Catalog, backends: list[str], default_backend: str) -> None:
     """The tab's components and events (call inside a ``gr.Tab``)."""
     plot_dir = scratch_dir("iclr-rag-eval-")
     files = question_files()

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.evaluation.evalset import load_items, resolve_expectations
 from rag.evaluation.metrics import ItemResult, aggregate, by_category, score_item
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
 
 # Ranking depth recorded per item, so outside scripts can compute hit@10 / MRR themselves.
 RANK_DEPTH = 10
@@ -17,7 +20,7 @@ _HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "cit
              "llm_answer_kept", "tokens_per_s")
 
 
-def run_eval(engine: Any, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
+def run_eval(engine: Engine, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
              progress: bool = True, backend: str | None = None) -> tuple[list[ItemResult], dict[str, float]]:
     """Score every item of a question file; ``backend``: answer with this one (default: the engine's)."""
     from tqdm import tqdm

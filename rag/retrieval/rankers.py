@@ -21,6 +21,7 @@ from rag.tokens import keyword_query, lexical_text
 from rag.types import Paper
 
 if TYPE_CHECKING:
+    from llama_index.core.base.embeddings.base import BaseEmbedding
     import numpy as np
 
     from rag.store import IndexStore
@@ -79,7 +80,7 @@ class BM25Ranker:
         self.vocabulary: dict[str, int] = bm25.vocab_dict
         self.retriever = _string_query_retriever(bm25, self.stemmer, min(top_k or settings.candidates, len(nodes)))
 
-    def rank(self, query: str, vector: Any = None) -> Ranking:
+    def rank(self, query: str, vector: np.ndarray | None = None) -> Ranking:
         return by_paper((r.node.node_id, float(r.score)) for r in self.retriever.retrieve(keyword_query(query)))
 
     def tokens(self, text: str) -> list[str]:
@@ -122,7 +123,7 @@ class DenseChunkRanker:
 
     name = "dense"
 
-    def __init__(self, store: IndexStore, embed_model: Any, top_k: int) -> None:
+    def __init__(self, store: IndexStore, embed_model: BaseEmbedding, top_k: int) -> None:
         from llama_index.core import VectorStoreIndex
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
@@ -142,7 +143,7 @@ class DenseChunkRanker:
 class SentenceIndex:
     """All sentence (or title) vectors of the live generation, in memory (≈1.5 KB a row)."""
 
-    vectors: Any  # float32 matrix, one row a sentence
+    vectors: np.ndarray  # float32, one unit row a sentence
     paper_ids: list[str]
     texts: list[str]
     positions: list[int]
@@ -189,7 +190,7 @@ class MultilingualRanker:
         self.titles = titles
         self.top_k = top_k
 
-    def rank(self, query: str, vector: Any = None) -> Ranking:
+    def rank(self, query: str, vector: np.ndarray | None = None) -> Ranking:
         from rag.multilingual import embed_query
 
         scores = self.titles.vectors @ embed_query(query)
