@@ -53,10 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     papers.add_argument("--json", action="store_true", help="print a JSON list")
     _common(papers)
 
-    evaluate = commands.add_parser("eval", help="score scripted test questions (YAML / JSONL)")
+    evaluate = commands.add_parser("eval", help="score scripted test questions and dialogues (YAML / JSONL)")
     evaluate.add_argument("file", type=Path, metavar="FILE")
     evaluate.add_argument("--out", type=Path, metavar="DIR", help="write report.md, plot.png, results.json here")
     evaluate.add_argument("--retrieval-only", action="store_true", help="skip answer generation")
+    evaluate.add_argument("--all-dialogues", action="store_true",
+                          help="run every dialogue, not only those written for this index's corpus")
     evaluate.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _asking(evaluate)
     _common(evaluate)
@@ -207,18 +209,17 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from rag.evaluation.evaluate import markdown_report, run_eval, write_outputs
+    from rag.evaluation.evaluate import run_file, write_run
 
     engine = _engine(args)
     engine.ensure_index(progress=not args.quiet)
     k = args.top_k or engine.settings.retrieval.top_k
-    results, summary = run_eval(engine, args.file, top_k=k, retrieval_only=args.retrieval_only,
-                                progress=not args.quiet)
+    run = run_file(engine, args.file, top_k=k, retrieval_only=args.retrieval_only, progress=not args.quiet,
+                   all_dialogues=args.all_dialogues)
     title = f"rag eval {args.file.name} ({'retrieval only' if args.retrieval_only else engine.settings.llm.backend}, k={k})"
-    print(markdown_report(results, summary, k, title))
+    print(run.report(k, title))
     if args.out:
-        write_outputs(results, summary, k, args.out, title)
-        print(f"wrote {args.out}/report.md, plot.png, results.json")
+        print(f"wrote {args.out}/" + ", ".join(write_run(run, k, args.out, title)))
     return 0
 
 

@@ -1,14 +1,19 @@
-"""Scripted test questions (``rag eval`` input): YAML or JSON lines, validated, expectations resolved to ids."""
+"""Scripted test questions (``rag eval`` input): YAML or JSON lines, validated, expectations resolved to ids.
+
+A file may also hold scripted dialogues (entries with ``turns``; parsed in ``dialogues.py``)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.errors import InputError
 from rag.types import Paper
+
+if TYPE_CHECKING:
+    from rag.evaluation.dialogues import Dialogue
 
 _KNOWN_KEYS = {"id", "question", "history", "expect_papers", "also_relevant", "expect_refusal",
                "expect_answer_contains", "category"}
@@ -66,12 +71,40 @@ def _item(raw: Any, path: Path, where: str, line: int | None) -> EvalItem:
     )
 
 
-def load_items(path: Path) -> list[EvalItem]:
-    """Read a ``.yaml``/``.yml`` list or ``.jsonl`` file of questions; errors name file, line or item."""
+@dataclass
+class _Record:
+    """One entry of a question file, before parsing: where it is (``where``, the file line when known)."""
+
+    raw: Any
+    where: str
+    line: int | None
+    yaml: bool = False
+    turn_lines: list[int] = field(default_factory=list)  # YAML: the line of each entry of a dialogue's turns
+
+
+def _yaml_lines(text: str) -> list[tuple[int, list[int]]]:
+    """Each YAML list entry's line, and the lines of its ``turns`` entries (for dialogue errors)."""
+    import yaml
+
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    if not isinstance(root, yaml.SequenceNode):
+        return []
+    lines = []
+    for node in root.value:
+        turns: list[int] = []
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if key.value == "turns" and isinstance(value, yaml.SequenceNode):
+                    turns = [t.start_mark.line + 1 for t in value.value]
+        lines.append((node.start_mark.line + 1, turns))
+    return lines
+
+
+def _records(path: Path) -> list[_Record]:
     if not path.is_file():
         raise InputError(path, "no such file", "Give a .yaml or .jsonl question file")
     text = path.read_text(encoding="utf-8")
-    items: list[EvalItem] = []
+    records: list[_Record] = []
     if path.suffix.lower() in {".yaml", ".yml"}:
         import yaml
 
@@ -83,7 +116,10 @@ def load_items(path: Path) -> list[EvalItem]:
                              line=mark.line + 1 if mark else None) from exc
         if not isinstance(data, list):
             raise InputError(path, "must be a YAML list of question items")
-        items = [_item(raw, path, f"item {i}", None) for i, raw in enumerate(data, start=1)]
+        lines = _yaml_lines(text)
+        for i, raw in enumerate(data, start=1):
+            line, turns = lines[i - 1] if len(lines) == len(data) else (None, [])
+            records.append(_Record(raw, f"item {i}", line, yaml=True, turn_lines=turns))
     elif path.suffix.lower() == ".jsonl":
         for number, line in enumerate(text.split("\n"), start=1):
             if line.strip():
@@ -91,16 +127,40 @@ def load_items(path: Path) -> list[EvalItem]:
                     raw = json.loads(line)
                 except ValueError as exc:
                     raise InputError(path, "malformed JSON", line=number) from exc
-                items.append(_item(raw, path, f"line {number}", number))
+                records.append(_Record(raw, f"line {number}", number))
     else:
         raise InputError(path, f"unsupported question file type {path.suffix!r}", "Use .yaml or .jsonl")
-    if not items:
+    return records
+
+
+def load_file(path: Path) -> tuple[list[EvalItem], list[Dialogue]]:
+    """Read a ``.yaml``/``.yml`` list or ``.jsonl`` file of question items and scripted dialogues (an entry
+    with ``turns``), in file order; errors name the file, the line or item, and what to fix."""
+    from rag.evaluation.dialogues import is_dialogue, parse_dialogue
+
+    items: list[EvalItem] = []
+    dialogues: list[Dialogue] = []
+    for record in _records(path):
+        if is_dialogue(record.raw):
+            dialogues.append(parse_dialogue(record.raw, path, record.where, record.line, record.turn_lines))
+        else:  # question errors name the YAML item, as they always have; JSONL ones the line
+            items.append(_item(record.raw, path, record.where, None if record.yaml else record.line))
+    if not items and not dialogues:
         raise InputError(path, "holds no questions")
     seen: set[str] = set()
-    for item in items:
-        if item.id in seen:
-            raise InputError(path, f"duplicate id {item.id!r}")
-        seen.add(item.id)
+    for name in [i.id for i in items] + [d.id for d in dialogues]:
+        if name in seen:
+            raise InputError(path, f"duplicate id {name!r}")
+        seen.add(name)
+    return items, dialogues
+
+
+def load_items(path: Path) -> list[EvalItem]:
+    """The question items of a file (``load_file`` without its dialogues); errors name file, line or item."""
+    items, dialogues = load_file(path)
+    if not items:
+        raise InputError(path, "holds no questions",
+                         f"It holds {len(dialogues)} scripted dialogue(s): run it with 'rag eval'")
     return items
 
 

@@ -1,12 +1,16 @@
-"""``rag eval``: run scripted questions through the engine, score them, write report.md / plot.png / results.json."""
+"""``rag eval``: run scripted questions (and scripted dialogues, ``dialogue_eval.py``) through the engine, score
+them, write report.md / plot.png / results.json."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rag.evaluation.evalset import load_items, resolve_expectations
+from rag.evaluation.dialogue_eval import TurnResult, dialogue_report, run_dialogues, summarise
+from rag.evaluation.dialogues import resolve_dialogues, select_dialogues
+from rag.evaluation.evalset import EvalItem, load_file, load_items, resolve_expectations
 from rag.evaluation.metrics import ItemResult, aggregate, by_category, score_item
 
 if TYPE_CHECKING:
@@ -22,16 +26,27 @@ _HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "cit
 
 def run_eval(engine: Engine, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
              progress: bool = True, backend: str | None = None) -> tuple[list[ItemResult], dict[str, float]]:
-    """Score every item of a question file; ``backend``: answer with this one (default: the engine's)."""
-    from tqdm import tqdm
-
+    """Score every item of a question file; ``backend``: answer with this one (default: the engine's).
+    Scripted dialogues in the file are left out (``run_file`` runs them too)."""
     k = top_k or engine.settings.retrieval.top_k
     items = load_items(path)
     resolve_expectations(items, engine.papers(), path)
+    _warm(engine, backend, retrieval_only)
+    results = _ask_items(engine, items, k, retrieval_only, progress, backend)
+    return results, aggregate(results)
+
+
+def _warm(engine: Engine, backend: Any, retrieval_only: bool) -> None:
     # Load the index, the embedding model and the answer backend before the clock starts: otherwise the
     # first item's latency is the ~20 s load, and it alone sets the p95 of a short file.
     named = backend if backend is None or isinstance(backend, str) else "extractive"  # an LLM object: no load
     engine.warm("extractive" if retrieval_only else named)
+
+
+def _ask_items(engine: Engine, items: list[EvalItem], k: int, retrieval_only: bool, progress: bool,
+               backend: Any) -> list[ItemResult]:
+    from tqdm import tqdm
+
     results = []
     for item in tqdm(items, desc="questions", unit="q", disable=not progress):
         answer = engine.ask(item.question, history=item.history, top_k=k, rank_depth=RANK_DEPTH,
@@ -52,7 +67,68 @@ def run_eval(engine: Engine, path: Path, *, top_k: int | None = None, retrieval_
             if answer.backend != "extractive":  # the model's own answer survived the citation check
                 result.scores["llm_answer_kept"] = float(not answer.notice)
         results.append(result)
-    return results, aggregate(results)
+    return results
+
+
+@dataclass
+class EvalRun:
+    """``rag eval`` of a file: its question items and its scripted dialogues (either part may be empty)."""
+
+    results: list[ItemResult] = field(default_factory=list)
+    summary: dict[str, float] = field(default_factory=dict)
+    turns: list[TurnResult] = field(default_factory=list)
+    dialogues: dict[str, Any] | None = None  # dialogue_eval.summarise; None when the file has no dialogues
+    backend: str = ""  # what answered the dialogues
+
+    def report(self, k: int, title: str) -> str:
+        parts = [markdown_report(self.results, self.summary, k, title)] if self.results else [f"# {title}\n"]
+        if self.dialogues is not None:
+            parts.append(dialogue_report(self.turns, self.dialogues, self.backend))
+        return "\n".join(parts)
+
+
+def run_file(engine: Engine, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
+             progress: bool = True, backend: Any = None, all_dialogues: bool = False) -> EvalRun:
+    """Questions and scripted dialogues of a file. Dialogues run only when written for this index's corpus
+    (or for any), unless ``all_dialogues``; with ``retrieval_only`` they are answered extractively (a follow-up
+    needs the papers the previous answer cited)."""
+    k = top_k or engine.settings.retrieval.top_k
+    items, dialogues = load_file(path)
+    papers = engine.papers()
+    resolve_expectations(items, papers, path)
+    selection = select_dialogues(dialogues, len(papers), run_all=all_dialogues)
+    resolve_dialogues(selection.run, papers, path)
+    _warm(engine, backend, retrieval_only)
+    run = EvalRun()
+    if items:
+        run.results = _ask_items(engine, items, k, retrieval_only, progress, backend)
+        run.summary = aggregate(run.results)
+    if dialogues:
+        answerer = "extractive" if retrieval_only else backend
+        run.backend = getattr(answerer, "name", answerer) or engine.settings.llm.backend
+        run.turns = run_dialogues(engine, selection.run, top_k=k, backend=answerer, progress=progress)
+        run.dialogues = summarise(run.turns, selection)
+    return run
+
+
+def write_run(run: EvalRun, k: int, out: Path, title: str) -> list[str]:
+    """report.md, results.json (question items, then dialogue turns), summary.json (the question metrics, and
+    the dialogue summary under ``dialogues``) and, for question items, plot.png. Returns the names written.
+    A file of questions only writes exactly what ``write_outputs`` writes."""
+    if run.dialogues is None:
+        write_outputs(run.results, run.summary, k, out, title)
+        return ["report.md", "plot.png", "results.json", "summary.json"]
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.md").write_text(run.report(k, title), encoding="utf-8")
+    records = [r.to_json() for r in run.results] + [t.to_json() for t in run.turns]
+    (out / "results.json").write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    summary = {**run.summary, "dialogues": run.dialogues}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    written = ["report.md", "results.json", "summary.json"]
+    if run.results:
+        write_plot(run.results, run.summary, k, out / "plot.png")
+        written.append("plot.png")
+    return written
 
 
 def _fmt(value: float | None) -> str:
