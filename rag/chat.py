@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rag.answer import spelling_note
 from rag.errors import RagError
-from rag.types import Answer, StreamEvent, final_answer
+from rag.types import Answer, Shown, StreamEvent, final_answer
 
 if TYPE_CHECKING:
     from rag.engine import Engine
@@ -42,8 +42,10 @@ class ChatSession:
         history = [t.question for t in self.turns]
         last = self.turns[-1].answer if self.turns else None
         carried = [c.paper_id for c in last.citations] if last and not last.refused else None
+        table = [Shown.of(t.answer) for t in self.turns]
         for event in self.engine.stream(question, history=history, top_k=self.top_k, backend=self.backend,
-                                        carried=carried, paper_ids=self.paper_ids, compare_ids=compare_ids):
+                                        carried=carried, paper_ids=self.paper_ids, compare_ids=compare_ids,
+                                        table=table):
             if event.kind == "done":
                 self.turns.append(Exchange(question, event.answer))
             yield event

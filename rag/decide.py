@@ -42,14 +42,40 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut][: rules.max_list_papers]
         return Decision(refused=False, chosen=chosen, sentences_per_paper=1)
     named = [(n, e) for n, e in numbered if e.names_found]
-    if named:  # a question about a named thing: its best paper, and only papers that fit better than it
-        best_named = max(named, key=lambda item: item[1].best_score)
-        numbered = [(n, e) for n, e in numbered if e.names_found or e.best_score >= best_named[1].best_score]
+    # A question about named things: each name's best paper ("Tell me about VeriEquivBench and AutoExperiment"
+    # answers from both), and only papers that fit better than the weakest of them.
+    best_named = [max((item for item in named if name in item[1].names_found), key=lambda item: item[1].best_score)
+                  for name in dict.fromkeys(name for _, e in named for name in e.names_found)]
+    if named:
+        floor = min(e.best_score for _, e in best_named)
+        numbered = [(n, e) for n, e in numbered if e.names_found or e.best_score >= floor]
     cut = max(rules.min_sentence, rules.relative_cut * top)
     # Fused retrieval ranks the right paper first more often than its best sentence alone does: the first
     # retrieved paper is kept whenever it has a quotable sentence, although another paper's sentence fits better.
     first = numbered[0] if numbered and not named and numbered[0][1].best_score >= rules.min_sentence else None
-    chosen = [(n, e) for n, e in numbered
-              if e.best_score >= cut or (named and (n, e) == best_named) or (n, e) == first]
+    chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (n, e) in best_named or (n, e) == first]
     chosen = chosen[: rules.max_answer_papers]
     return Decision(refused=False, chosen=chosen, sentences_per_paper=rules.sentences_per_paper)
+
+
+def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,
+                    coverage: float = 1.0) -> Decision:
+    """A turn about papers the user already has on screen: every one of them answered from; a comparison or a
+    choice is never refused (a choice picks the paper whose best sentence fits the question clearly better than
+    the others', by ``choice_margin``, else says it is not settled); a question of fact is refused only when no
+    sentence of those papers reaches the evidence floor and their abstracts lack most of its own topic words
+    (``coverage``: the best paper's share of them; 1.0 when it has none, as in "Tell me more about [2]")."""
+    numbered = list(enumerate(evidence, start=1))[: rules.max_list_papers]
+    top = max((e.best_score for e in evidence), default=0.0)
+    if (shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST) and top < rules.min_evidence
+            and coverage < rules.min_table_coverage):
+        # A fact the abstracts on the table do not hold ("How many GPU hours did it take?"): not guessed.
+        return Decision(refused=True)
+    per_paper = 1 if len(numbered) > rules.max_answer_papers else rules.sentences_per_paper
+    decision = Decision(refused=False, chosen=numbered, sentences_per_paper=per_paper)
+    if shape.kind is QuestionKind.CHOICE and len(numbered) >= 2:
+        ranked = sorted(numbered, key=lambda item: item[1].best_score, reverse=True)
+        best, runner_up = ranked[0][1].best_score, ranked[1][1].best_score
+        if best >= rules.min_sentence and best - runner_up >= rules.choice_margin:
+            decision.pick = ranked[0][0]
+    return decision

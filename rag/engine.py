@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from rag.errors import IndexMissingError
 from rag.settings import Settings, apply_offline_env
-from rag.types import Answer, Hit, Paper, StreamEvent, Turn, final_answer
+from rag.types import Answer, Hit, Paper, Shown, StreamEvent, Turn, final_answer
 
 if TYPE_CHECKING:
     from rag.backends import LLMBackend
@@ -81,17 +81,19 @@ class Engine:
     def prepare(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
                 rank_depth: int = 0, carried: list[str] | None = None, paper_ids: list[str] | None = None,
                 compare_ids: list[str] | None = None, query: str | None = None,
-                started: float | None = None) -> Turn:
+                started: float | None = None, table: list[Shown] | None = None) -> Turn:
         """The turn up to the refuse-or-answer decision (understand → retrieve → evidence → decide).
 
         ``history``: earlier user turns; ``carried``: papers cited in the last turn, kept in the sources of a
-        follow-up that refers back; ``paper_ids``: search only these papers; ``compare_ids``: compare exactly
+        follow-up that refers back; ``table``: what every earlier turn showed and cited (``Shown``), for
+        references to papers on the table ("the second one", "both", "which of them …"); ``paper_ids``: search only these papers; ``compare_ids``: compare exactly
         these papers; ``query``: a standalone rewrite of a follow-up (else a deterministic one is made);
         ``started``: when the question arrived, if an LLM rewrite or translation came first (it counts in
         the time to the sources)."""
         from rag import pipeline
 
-        turn = Turn(question, history=list(history or []), carried=list(carried or []), paper_ids=paper_ids,
+        turn = Turn(question, history=list(history or []), carried=list(carried or []), table=list(table or []),
+                    paper_ids=paper_ids,
                     compare_ids=compare_ids, rank_depth=rank_depth, rewrite=query, top_k=top_k or 0)
         if started is not None:
             turn.started = started
@@ -99,7 +101,8 @@ class Engine:
 
     def stream(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
                backend: str | LLMBackend | None = None, rank_depth: int = 0, carried: list[str] | None = None,
-               paper_ids: list[str] | None = None, compare_ids: list[str] | None = None) -> Iterator[StreamEvent]:
+               paper_ids: list[str] | None = None, compare_ids: list[str] | None = None,
+               table: list[Shown] | None = None) -> Iterator[StreamEvent]:
         """The answer as events: ``sources`` first (before any token), then ``token`` pieces, then ``done``
         with the checked ``Answer``. Front ends render tokens live and replace them with the final text."""
         from rag.answer import sources_for
@@ -115,7 +118,7 @@ class Engine:
             llm, backend = backend, backend.name
         query = llm_query(question, history or [], llm, self.settings) if llm is not None else None
         turn = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
-                            paper_ids=paper_ids, compare_ids=compare_ids, query=query, started=started)
+                            paper_ids=paper_ids, compare_ids=compare_ids, query=query, started=started, table=table)
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)
         yield from generate(turn, llm, backend, self.settings, self.retriever.sentences,
                             self.retriever.encoder.embed_texts)

@@ -62,7 +62,9 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
              sentences: SentenceIndex, embed: Callable[[list[str]], Any]) -> Iterator[StreamEvent]:
     """Yield ``token`` events as the answer is written, then one ``done`` event with the checked answer."""
     decision = turn.decision
-    fallback = extractive_answer(turn.question, turn.evidence, decision, settings)
+    fallback = extractive_answer(turn.question, turn.evidence, decision, settings, turn.shape.kind)
+    if turn.shape.kind is QuestionKind.CHOICE:
+        llm = None  # the pick and its deciding sentence are composed from the evidence, the same for every backend
     # Each quoted sentence carries exactly one [n] marker, and a source supports its own sentence.
     fallback.total_sentences = fallback.supported_sentences = 0 if fallback.refused else fallback.text.count(" [")
     answer, first_token, last_token = fallback, None, None

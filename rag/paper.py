@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
 from rag.clean import content_hash, display_text, normalise, search_text
+
+# Where an abstract names its method: "we propose TRIM-KV, …", "we introduce Visual Jigsaw, …".
+_PROPOSES = re.compile(r"\b(?:we|this (?:paper|work)) (?:propose|introduce|present|develop)s?\s+([^,.;:]{2,60})",
+                       re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,26 @@ class Paper:
     @cached_property
     def display_title(self) -> str:
         return display_text(self.title)
+
+    @cached_property
+    def short_name(self) -> str:
+        """What an answer calls the paper: the name its title gives the method ("SIGMark: …" → "SIGMark"), else
+        the name its abstract proposes ("We propose TRIM-KV, …"), else the whole title (never cut mid-word)."""
+        from rag.question import names_in
+
+        head, colon, _ = self.display_title.partition(":")
+        if colon and (len(head.split()) == 1 or (names_in(head) and len(head.split()) <= 3)):
+            return head.strip()
+        proposed = _PROPOSES.search(self.text)
+        if proposed:
+            names = names_in(proposed.group(1))
+            words = proposed.group(1).split()
+            capitalised = " ".join(words[: next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))])
+            if names:
+                return names[0]
+            if capitalised and len(capitalised.split()) <= 3:  # "we propose Tactic, a …", "we introduce Visual Jigsaw"
+                return capitalised
+        return self.display_title
 
     @cached_property
     def text_key(self) -> str:

@@ -36,14 +36,21 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 
 
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
-    """Reads the user's words, history, rewrite and carried papers; writes ``said``, ``query``,
-    ``corrections``, ``unknown_words``, ``shape``, ``follow_up`` and ``top_k``."""
+    """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
+    ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
+    from rag.references import Reference, ReferenceKind, resolve
+
     turn.question = turn.question.strip()
     if not turn.question:
         raise RagError("the question is empty; ask something about the indexed papers")
     names, rules = retriever.names, settings.decision
-    turn.said = standalone_query(turn.question, turn.history)
-    query = turn.rewrite or turn.said
+    reference = (resolve(turn.question, turn.table, names.title_words) if turn.table
+                 else Reference(ReferenceKind.NONE, question=turn.question))
+    turn.reference = reference.kind.value
+    own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
+    history = turn.history if own else []  # a reference names its papers: their sentences answer the question
+    turn.said = standalone_query(reference.question, history)
+    query = (turn.rewrite if own else None) or turn.said
     # A word of the user's that no abstract of a large index contains: a typo is read as the corpus word it
     # almost spells; any other such word makes an English question a refusal (decided later). Words an LLM
     # chose (a translation, a follow-up rewrite) are never refused: a small model's wording is not the user's.
@@ -55,22 +62,47 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     # The shape comes from the user's words: an LLM rewrite of a follow-up ("… than the previous version?" →
     # "… compared to the previous version?") must not make it a comparison of papers. A translation is the
     # only English there is, so a Chinese question uses it.
-    rewritten = bool(turn.history) and turn.query != turn.said and not needs_multilingual(turn.question)
+    rewritten = bool(history) and turn.query != turn.said and not needs_multilingual(turn.question)
     turn.shape = analyse(apply_corrections(turn.said, turn.corrections) if rewritten else turn.query)
     only = set(turn.paper_ids) if turn.paper_ids else None
-    turn.carried = [pid for pid in turn.carried if only is None or pid in only]  # a scoped chat stays scoped
-    turn.follow_up = bool(turn.carried and turn.history and refers_back(turn.question))
-    if turn.follow_up and turn.shape.kind is not QuestionKind.COMPARISON and wants_comparison(turn.question):
-        # "How does it differ from Tactic?": the last answer's papers against what this turn names.
-        titles = [retriever.papers[pid].title for pid in turn.carried if pid in retriever.papers]
-        parts = titles + comparison_parts(turn.question)
-        if len(parts) >= 2:
-            turn.shape.kind, turn.shape.parts = QuestionKind.COMPARISON, parts
+    # A scoped chat stays scoped; a switch of subject carries nothing.
+    turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and reference.kind is not ReferenceKind.SWITCH]
+    turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)]
+    turn.follow_up = bool(turn.carried and history and refers_back(turn.question)) or bool(turn.on_table)
+    if turn.on_table:
+        _answer_from_table(turn, reference.choice, retriever)
+    elif turn.follow_up and turn.shape.kind is not QuestionKind.COMPARISON and wants_comparison(turn.question):
+        _compare_with_new(turn, turn.carried, retriever)
     turn.top_k = turn.top_k or settings.retrieval.top_k
     if turn.shape.kind is QuestionKind.LIST:  # as many papers as pass the relevance cut, not a fixed k
         turn.top_k = max(turn.top_k, rules.max_list_papers)
     if turn.compare_ids:
         turn.shape.kind = QuestionKind.COMPARISON
+
+
+def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> None:
+    """A turn about papers on the table: pick among them, compare them, or ask each of them."""
+    titles = [retriever.papers[pid].title for pid in turn.on_table]
+    if choice:  # each paper's sentences are ranked for what the choice turns on, not the earlier turns' words
+        turn.shape.kind, turn.shape.parts = QuestionKind.CHOICE, titles
+        turn.query = apply_corrections(turn.question, turn.corrections)
+    elif wants_comparison(turn.question) and len(turn.on_table) >= 2:
+        turn.compare_ids = list(turn.on_table)
+    elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
+        turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
+    elif turn.shape.kind is QuestionKind.COMPARISON:
+        turn.shape.kind = QuestionKind.SINGLE  # one paper on the table and no other named: ask it
+
+
+def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever) -> bool:
+    """"How does it differ from Tactic?": the papers referred to against what this turn names."""
+    titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
+    parts = titles + comparison_parts(turn.question)
+    if len(parts) < 2 or len(parts) == len(titles):
+        return False
+    turn.carried = list(carried)
+    turn.shape.kind, turn.shape.parts = QuestionKind.COMPARISON, parts
+    return True
 
 
 def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
@@ -86,11 +118,16 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
     if turn.compare_ids:
         turn.ranked = hits_for(retriever, turn.compare_ids)
         turn.top_k = max(turn.top_k, len(turn.ranked))
+    elif turn.on_table:  # exactly those papers, in the order the user saw them
+        scored = {h.paper.paper_id: h for h in retriever.search(turn.query, len(turn.on_table), vector=turn.vector,
+                                                                 only=set(turn.on_table))}
+        turn.ranked = [scored.get(pid) or Hit(retriever.papers[pid], 0.0) for pid in turn.on_table]
+        turn.top_k = len(turn.ranked)
     elif turn.shape.kind is QuestionKind.COMPARISON and only is None:
         turn.ranked = search_comparison(retriever, turn.query, turn.shape.parts, depth, vector=turn.vector)
     else:
         turn.ranked = retriever.search(turn.query, depth, vector=turn.vector, only=only)
-    if turn.follow_up:
+    if turn.follow_up and not turn.on_table:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
 
 
@@ -126,9 +163,20 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     import time
 
     from rag.decide import decide as decide_from_evidence
+    from rag.decide import decide_on_table
 
-    missing = retriever.names.missing_names(turn.shape.names)
-    turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing, turn.unknown_words)
+    if turn.on_table:  # the user points at these papers: answered from them
+        from rag.references import own_topic_words
+        from rag.tokens import content_words, stems
+
+        own = stems(own_topic_words(turn.question))
+        held = [len(own & stems(content_words(f"{h.paper.title} {h.paper.search_text}"))) / len(own)
+                for h in turn.hits] if len(own) >= 2 else [1.0]
+        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, max(held, default=1.0))
+    else:
+        missing = retriever.names.missing_names(turn.shape.names)
+        turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
+                                             turn.unknown_words)
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
 
 

@@ -18,7 +18,7 @@ _LIST = re.compile(
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|vs\.?|versus|"
-                      r"contrast)\b|比较|对比|区别|不同", re.IGNORECASE)
+                      r"contrast|different\s+(?:from|than|to))\b|比较|对比|区别|不同", re.IGNORECASE)
 _COMPARE_WEAK = re.compile(r"\b(each|both|respectively)\b|分别|各自", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
 # Where the papers being compared are separated from each other.

@@ -130,6 +130,11 @@ class DecisionSettings(_Section):
                                      "this share of the best paper's")
     e5_crowd: float = Field(description="Where e5 scores of loosely related sentences crowd; a non-English list's "
                             "cut is measured from here")
+    choice_margin: float = Field(ge=0, le=1, description="A choice among papers on the table picks one only when its "
+                                 "best sentence fits this much better than every other's")
+    min_table_coverage: float = Field(ge=0, le=1, description="A question about papers on the table is refused "
+                                      "only when their abstracts hold less than this share of its own topic words "
+                                      "(and no sentence reaches min_evidence)")
     max_answer_papers: int = Field(3, ge=1, description="Papers quoted in an extractive answer")
     max_list_papers: int = Field(10, ge=1, description="Most papers a list answer returns")
     sentences_per_paper: int = Field(2, ge=1, description="Sentences quoted per paper in a one-paper answer")

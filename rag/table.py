@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from rag.settings import AnswerSettings
-from rag.types import Evidence
+from rag.types import Evidence, EvidenceSentence
 
 _CUES = {
     "problem": re.compile(r"\b(however|challeng\w*|limit\w*|suffer\w*|bottleneck\w*|costly|expensive|struggle\w*|"
@@ -28,6 +28,12 @@ def _excerpt(sentence: str, max_words: int) -> str:
     words = sentence.replace("|", "/").split()
     text = " ".join(words[:max_words])
     return text + (" …" if len(words) > max_words else "")
+
+
+def method_sentence(evidence: Evidence) -> EvidenceSentence | None:
+    """The paper's first sentence saying what it proposes ("We propose TRIM-KV, …"), if any."""
+    return next((s for s in sorted(evidence.sentences, key=lambda s: s.position) if _CUES["method"].search(s.text)),
+                None)
 
 
 def _pick(evidence: Evidence, cue: str, used: set[int]) -> str | None:

@@ -25,6 +25,7 @@ class QuestionKind(str, Enum):
     SINGLE = "single"
     LIST = "list"
     COMPARISON = "comparison"
+    CHOICE = "choice"  # picks among papers already on the table ("Which of them needs less memory?")
 
 
 @dataclass
@@ -80,6 +81,7 @@ class Decision:
     sentences_per_paper: int = 2
     missing_names: list[str] = field(default_factory=list)  # named things no abstract mentions
     unknown_words: list[str] = field(default_factory=list)  # topic words no abstract of a large index has
+    pick: int | None = None  # a choice: the source number the evidence decides for (None: not settled)
 
 
 @dataclass
@@ -164,6 +166,27 @@ class Answer:
 
 
 @dataclass
+class Shown:
+    """An earlier turn as the user saw it: what it put on the table for the turns after it."""
+
+    question: str  # the user's words
+    sources: list[str] = field(default_factory=list)  # paper ids in source order: [1], [2], …
+    cited: list[str] = field(default_factory=list)  # paper ids in the order the answer cited them (a list's order)
+    refused: bool = False
+    query: str = ""  # what that turn searched for (its standalone form)
+
+    @property
+    def listed(self) -> list[str]:
+        """The papers in the order the user saw them answered: the cited ones, else the sources."""
+        return self.cited or self.sources
+
+    @classmethod
+    def of(cls, answer: Answer) -> Shown:
+        return cls(answer.question, [s.paper_id for s in answer.sources], [c.paper_id for c in answer.citations],
+                   answer.refused, answer.query)
+
+
+@dataclass
 class Turn:
     """One question through the pipeline: what the user asked, then what each stage decided, in order.
 
@@ -173,7 +196,8 @@ class Turn:
 
     question: str  # the user's words
     history: list[str] = field(default_factory=list)  # earlier user turns
-    carried: list[str] = field(default_factory=list)  # papers the last answer cited (the table it refers to)
+    carried: list[str] = field(default_factory=list)  # papers the last answer cited
+    table: list[Shown] = field(default_factory=list)  # every earlier turn's papers, oldest first
     paper_ids: list[str] | None = None  # search only these papers
     compare_ids: list[str] | None = None  # compare exactly these papers
     rank_depth: int = 0  # rank at least this many papers (evaluation), though fewer are sources
@@ -186,6 +210,8 @@ class Turn:
     unknown_words: list[str] = field(default_factory=list)
     shape: QuestionShape = field(default_factory=lambda: QuestionShape(QuestionKind.SINGLE))
     follow_up: bool = False  # refers back to the papers of the last answer
+    on_table: list[str] = field(default_factory=list)  # papers on the table this turn is about (answered from them)
+    reference: str = "none"  # how it referred to them (``references.ReferenceKind``)
     top_k: int = 0  # sources shown
     # retrieve
     vector: np.ndarray | None = None  # the topic's embedding (dense rankings and evidence)

@@ -8,6 +8,7 @@ retrieval put the papers a question names first and let the decision refuse what
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 from rag.retrieval.rankers import BM25Ranker
@@ -26,6 +27,8 @@ class NameIndex:
         self.decision = decision
         self._mentions: dict[str, list[str]] = {}
         self._speller: Speller | None = None
+        self._title_words: dict[str, set[str]] = {}
+        self._title_counts: Counter[str] | None = None
         # Each paper's words without case or punctuation, for exact-name lookups (~1 s for 4,300 papers).
         self.words = {pid: word_forms(f"{p.title} {p.search_text}") for pid, p in papers.items()}
         self.title_names, self.title_heads = title_names(papers.values(), retrieval.title_name_words)
@@ -68,6 +71,21 @@ class NameIndex:
                     found.update(self.title_heads[key])
         return found
 
+    def title_words(self, paper_id: str) -> set[str]:
+        """What a user may call a paper by (lower case): its distinctive names ("trim-kv") and the title words
+        hardly any other title uses ("jigsaw"), for references to papers on the table (cached)."""
+        if paper_id not in self._title_words:
+            from rag.question import names_in
+
+            if self._title_counts is None:  # how many titles use each word, built on first use
+                self._title_counts = Counter(w for p in self.papers.values() for w in set(_title_tokens(p.title)))
+            paper = self.papers.get(paper_id)
+            rare = max(1, len(self.papers) // 100)
+            words = {w for w in _title_tokens(paper.title) if self._title_counts[w] <= rare} if paper else set()
+            names = names_in(f"{paper.title} {paper.text}") if paper else []
+            self._title_words[paper_id] = words | {n.lower() for n in names if self.is_distinctive(n)}
+        return self._title_words[paper_id]
+
     def missing_names(self, names: list[str]) -> list[str]:
         """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
         vocabulary = self.bm25.vocabulary
@@ -92,6 +110,10 @@ class NameIndex:
         if self._speller is None:  # built on the first unknown word, not at load: most questions have none
             self._speller = Speller.from_texts(self.words.values(), self.decision)
         return {word: fix for word in words if (fix := self._speller.correction(word))}
+
+
+def _title_tokens(title: str) -> list[str]:
+    return [w for w in re.findall(r"[\w\-]+", title.lower()) if len(w) >= 4 and w not in QUESTION_WORDS]
 
 
 def title_names(papers: Iterable[Paper], max_words: int) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -1,0 +1,208 @@
+"""Reference resolution: which papers already on the table a turn is about, deterministically.
+
+A conversation's table is what earlier turns showed (sources [n]) and cited (in the order the answer listed
+them). A follow-up points at it with pronouns and demonstratives ("it", "both", "these methods", "the
+latter"), ordinals and numbers ("the top two", "the second paper", "[2]", "#3", "the last one"), a partial
+name of a paper on the table ("the jigsaw one", "TRIM-KV"), or a choice among them ("which of those …").
+A topic switch ("New question: …", "On another subject, …") refers to nothing before it.
+No LLM is needed; an LLM rewrite only helps retrieval afterwards and never changes what is resolved here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rag.tokens import QUESTION_WORDS
+from rag.types import Shown
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+             "fifth": 4, "5th": 4}
+_SWITCH = re.compile(r"^\s*(?:(?:a\s+)?(?:new|different|separate|unrelated|another)\s+(?:question|topic|subject)"
+                     r"|on\s+(?:a(?:nother)?|a\s+different)\s+(?:subject|topic|note)|switching\s+(?:topics?|gears)"
+                     r"|changing\s+(?:the\s+)?(?:subject|topic)|unrelated(?:\s+question)?|something\s+else)"
+                     r"\s*[:,.;!-]*\s*", re.IGNORECASE)
+_SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
+                            re.IGNORECASE)
+_TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
+_ORDINAL = re.compile(r"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
+                      r"(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.IGNORECASE)
+_PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|the\s+two|these\s+two|those\s+two|these|those|them|they|their"
+                     r"|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
+# Bare "this" / "that" only where they stand for a thing ("What does this achieve?"), not in "methods that …".
+_SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
+                       r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
+                       r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b", re.IGNORECASE)
+# "Which of them …", "Which one …", "Which is cheaper …", but not "Which papers …" (a new list question).
+_CHOICE = re.compile(r"^\s*(?:so\s+|and\s+|ok(?:ay)?,?\s+)?(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
+                     r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
+                     r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
+                     r"|can|could)\b)", re.IGNORECASE)
+_ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
+                       r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
+_ONE_PHRASE = re.compile(r"\bthe\s+([\w\-]+(?:\s+[\w\-]+)?)\s+(?:one|paper|method|approach|work)\b", re.IGNORECASE)
+
+
+class ReferenceKind(str, Enum):
+    NONE = "none"  # refers to nothing on the table (a question of its own, or the table is empty)
+    SWITCH = "switch"  # says it changes the subject
+    SOURCE_NUMBER = "source_number"  # "[2]", "#3", "paper 2"
+    ORDINAL = "ordinal"  # "the top two", "the second paper", "the last one", "the latter"
+    PARTIAL_NAME = "partial_name"  # "the jigsaw one", "TRIM-KV" (a paper on the table)
+    PLURAL = "plural"  # "both", "these methods", "them", "which of those"
+    PRONOUN = "pronoun"  # "it", "this method"
+    ELLIPSIS = "ellipsis"  # "What about MaskCO?", "And for video?"
+
+
+@dataclass
+class Reference:
+    kind: ReferenceKind
+    paper_ids: list[str] = field(default_factory=list)  # papers on the table the turn is about, in table order
+    question: str = ""  # the question without a switch marker, or an ellipsis completed from the last turn
+    choice: bool = False  # asks to pick among the papers ("which of them …")
+
+
+def last_answered(table: list[Shown]) -> Shown | None:
+    """The most recent turn that answered (a refusal shows papers but puts none on the table)."""
+    return next((shown for shown in reversed(table) if not shown.refused and shown.listed), None)
+
+
+def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]]) -> Reference:
+    """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words
+    of a paper's title (its name, rare title words), for partial names ("the jigsaw one")."""
+    switched = _SWITCH.match(question)
+    if switched:
+        return Reference(ReferenceKind.SWITCH, question=question[switched.end():].strip() or question)
+    last = last_answered(table)
+    if last is None:
+        return Reference(ReferenceKind.NONE, question=question)
+    listed = last.listed
+    ellipsis = _ELLIPSIS.match(question)
+    asked = question  # what a reference is read from: the user's words
+    if ellipsis:  # the fragment asks the last question again, of something else
+        question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"), last.query or last.question)
+    choice = bool(_CHOICE.search(asked)) and len(listed) >= 2
+    if (numbers := _source_numbers(asked)) and all(1 <= n <= len(last.sources) for n in numbers):
+        return Reference(ReferenceKind.SOURCE_NUMBER, [last.sources[n - 1] for n in numbers], question, choice)
+    if ordinal := _ordinal(asked, listed):
+        return Reference(ReferenceKind.ORDINAL, ordinal, question, choice)
+    plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
+    choice = bool(_CHOICE.search(asked))
+    if plural or choice:  # "the two" after a turn about one paper: the papers of the turns before it too
+        listed = _recent(table, 2)
+        if re.search(r"\b(?:both|two)\b", asked, re.I):
+            listed = listed[:2]
+    choice = choice and len(listed) >= 2
+    named = _named(asked, table, title_words)
+    if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
+        pointed = listed[:1] if singular and not plural else listed if plural else []
+        papers = list(dict.fromkeys([*pointed, *named]))
+        return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
+    if (choice or plural) and len(listed) >= 2:
+        return Reference(ReferenceKind.PLURAL, list(listed), question, choice)
+    if singular:
+        return Reference(ReferenceKind.PRONOUN, listed[:1], question)
+    if not ellipsis and _says_too_little(asked):  # "Which models and datasets?", "how many splits?"
+        return Reference(ReferenceKind.PRONOUN, listed[:3], question)
+    if ellipsis:
+        return Reference(ReferenceKind.ELLIPSIS, [], question)
+    return Reference(ReferenceKind.NONE, question=question)
+
+
+_REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "
+                             "five both them these those paper papers tell more".split())
+
+
+def own_topic_words(question: str) -> set[str]:
+    """The question's topic words that are not words of reference ("the top two", "[2]")."""
+    from rag.tokens import content_words
+
+    return {w for w in content_words(question) if w not in _REFERENCE_WORDS and not w.isdigit()}
+
+
+# Words any paper's abstract could answer to: a question made only of them names no topic of its own.
+_GENERIC = frozenset("many much model models dataset datasets data method methods result results benchmark "
+                     "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
+                     "metric metrics performance code trained training train test tested main key limitation "
+                     "limitations contribution contributions idea ideas work".split())
+
+
+def _says_too_little(question: str) -> bool:
+    """No name and fewer than two topic words of its own (generic ones aside): it leans on the turn before
+    ("Which models and datasets?", "how many splits?")."""
+    from rag.question import names_in
+    from rag.tokens import content_words
+
+    return not names_in(question) and len(content_words(question) - _GENERIC) < 2
+
+
+def _recent(table: list[Shown], count: int) -> list[str]:
+    """The latest answered turn's papers; when it has fewer than ``count``, those of the turns before it too."""
+    papers: list[str] = []
+    for shown in reversed(table):
+        if not shown.refused:
+            papers += [pid for pid in shown.listed if pid not in papers]
+            if len(papers) >= count:
+                break
+    return papers
+
+
+def _source_numbers(question: str) -> list[int]:
+    return [int(next(g for g in m.groups() if g)) for m in _SOURCE_NUMBER.finditer(question)]
+
+
+def _ordinal(question: str, listed: list[str]) -> list[str]:
+    top = _TOP_N.search(question)
+    if top:
+        count = _NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
+        return listed[:count] if count <= len(listed) else []
+    picked = []
+    for match in _ORDINAL.finditer(question):
+        word = match.group(1).lower()
+        if word in ("last", "final"):
+            index = len(listed) - 1
+        elif word == "former":
+            index = 0
+        elif word == "latter":
+            index = 1 if len(listed) == 2 else len(listed) - 1
+        else:
+            index = _ORDINALS[word]
+        if 0 <= index < len(listed) and listed[index] not in picked:
+            picked.append(listed[index])
+    return picked
+
+
+def _named(question: str, table: list[Shown], title_words: Callable[[str], set[str]]) -> list[str]:
+    """Papers on the table the question names by a distinctive title word, most recent turns first."""
+    from rag.question import names_in
+    from rag.tokens import stems
+
+    # "the jigsaw one": the words before "one" name it by its title; elsewhere only a name ("TRIM-KV") does.
+    phrase = _ONE_PHRASE.search(question)
+    # Names, and words written capitalised mid-sentence ("from Tactic").
+    named = names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
+    wanted = stems({w.lower() for w in (phrase.group(1).split() if phrase else named)} - QUESTION_WORDS)
+    found: list[str] = []
+    for shown in reversed(table):
+        for paper_id in dict.fromkeys([*shown.listed, *shown.sources]):  # answered first, then the other sources
+            if paper_id not in found and stems(title_words(paper_id)) & wanted:
+                found.append(paper_id)
+    return found
+
+
+def complete_ellipsis(rest: str, previous: str) -> str:
+    """"What about MaskCO?" after "What speedup does ARPG report?" → "What speedup does MaskCO report?": the
+    previous question with its named thing replaced; without one, the new words joined to it."""
+    from rag.question import names_in
+
+    rest = rest.strip().rstrip("?").strip()
+    names = names_in(previous)
+    if names and names_in(rest):
+        return previous.replace(names[0], rest, 1)
+    pronoun = re.search(r"\b(?:it|they|this (?:method|paper|approach|model))\b", previous, re.IGNORECASE)
+    if pronoun and names_in(rest):  # "What speedup does it report?" + "MaskCO"
+        return previous[: pronoun.start()] + rest + previous[pronoun.end():]
+    return f"{previous.rstrip('?').strip()} {rest}?"

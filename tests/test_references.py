@@ -1,0 +1,94 @@
+"""Reference resolution against the papers on the table: pronouns, plurals, ordinals, source numbers, partial
+names, choices, ellipsis and topic switches (no index, no model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.references import ReferenceKind, complete_ellipsis, last_answered, resolve
+from rag.types import Shown
+
+WORDS = {"trim": {"trim-kv", "retention"}, "tactic": {"tactic"}, "jig": {"jigsaw"}, "sig": {"sigmark"},
+         "d2f": {"d2f"}}
+
+
+def title_words(paper_id: str) -> set[str]:
+    return WORDS.get(paper_id, set())
+
+
+LIST = Shown("Which papers make LLM inference faster?", sources=["tactic", "d2f", "trim", "jig"],
+             cited=["tactic", "d2f", "trim"])
+ONE = Shown("What is SIGMark?", sources=["sig", "jig"], cited=["sig"])
+
+
+def ref(question: str, table: list[Shown]):
+    return resolve(question, table, title_words)
+
+
+class TestResolve:
+    @pytest.mark.parametrize("question, kind, papers", [
+        ("Contrast the top two.", ReferenceKind.ORDINAL, ["tactic", "d2f"]),
+        ("What does the second paper propose?", ReferenceKind.ORDINAL, ["d2f"]),
+        ("And the last one?", ReferenceKind.ORDINAL, ["trim"]),
+        ("Tell me more about the first and the third", ReferenceKind.ORDINAL, ["tactic", "trim"]),
+        ("What datasets does [2] use?", ReferenceKind.SOURCE_NUMBER, ["d2f"]),
+        ("Is #4 open source?", ReferenceKind.SOURCE_NUMBER, ["jig"]),
+        ("How do these methods differ?", ReferenceKind.PLURAL, ["tactic", "d2f", "trim"]),
+        ("How do both of them reduce latency?", ReferenceKind.PLURAL, ["tactic", "d2f"]),
+        ("What does the jigsaw one do?", ReferenceKind.PARTIAL_NAME, ["jig"]),
+        ("How much memory does TRIM-KV save?", ReferenceKind.PARTIAL_NAME, ["trim"]),
+    ])
+    def test_references_to_a_list(self, question, kind, papers) -> None:
+        found = ref(question, [LIST])
+        assert (found.kind, found.paper_ids) == (kind, papers)
+
+    @pytest.mark.parametrize("question", ["Which of them needs less memory?", "Which one is cheaper to train?",
+                                          "Which is faster at decoding?"])
+    def test_a_choice_picks_among_the_listed_papers(self, question) -> None:
+        found = ref(question, [LIST])
+        assert found.choice and found.paper_ids == ["tactic", "d2f", "trim"]
+
+    def test_which_papers_is_a_new_list_question_not_a_choice(self) -> None:
+        assert not ref("Which papers study watermarking?", [LIST]).choice
+
+    def test_a_pronoun_points_at_the_first_listed_paper(self) -> None:
+        found = ref("What bit accuracy does it reach?", [LIST, ONE])
+        assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])
+
+    def test_a_pronoun_and_a_name_on_the_table_are_compared_together(self) -> None:
+        found = ref("How does it differ from Tactic?", [LIST, Shown("What is TRIM-KV?", ["trim"], ["trim"])])
+        assert found.paper_ids == ["trim", "tactic"]
+
+    def test_the_two_after_a_one_paper_turn_reaches_back(self) -> None:
+        table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
+        assert ref("Which of the two needs less memory?", table).paper_ids == ["tactic", "trim"]
+
+    def test_a_refusal_puts_nothing_on_the_table(self) -> None:
+        refused = Shown("How do I bake bread?", sources=["jig"], refused=True)
+        assert last_answered([LIST, refused]) is LIST
+        assert ref("Contrast the top two.", [LIST, refused]).paper_ids == ["tactic", "d2f"]
+
+    @pytest.mark.parametrize("question", ["New question: what is SIGMark?", "On another subject, what is D2F?",
+                                          "Unrelated: which papers study protein folding?"])
+    def test_a_switch_refers_to_nothing_and_drops_its_marker(self, question) -> None:
+        found = ref(question, [LIST])
+        assert found.kind is ReferenceKind.SWITCH and not found.paper_ids
+        assert not found.question.lower().startswith(("new", "on another", "unrelated"))
+
+    @pytest.mark.parametrize("question", ["Which papers study protein folding with graph networks?",
+                                          "What are the open problems in reward modelling that papers mention?"])
+    def test_a_new_subject_refers_to_nothing(self, question) -> None:
+        assert ref(question, [LIST]).kind is ReferenceKind.NONE
+
+    def test_without_a_table_nothing_is_resolved(self) -> None:
+        assert ref("Contrast the top two.", []).kind is ReferenceKind.NONE
+
+    def test_an_ellipsis_asks_the_last_question_of_the_new_thing(self) -> None:
+        table = [Shown("What speedup does ARPG report?", ["arpg"], ["arpg"])]
+        found = ref("What about MaskCO?", table)
+        assert found.kind is ReferenceKind.ELLIPSIS and found.question == "What speedup does MaskCO report?"
+
+    def test_an_ellipsis_replaces_a_pronoun_or_joins_the_words(self) -> None:
+        assert complete_ellipsis("MaskCO", "What speedup does it report?") == "What speedup does MaskCO report?"
+        assert complete_ellipsis("for video", "Which papers watermark images?") == \
+            "Which papers watermark images for video?"
