@@ -79,15 +79,24 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     last = last_answered(table)
     if last is None:
         return Reference(ReferenceKind.NONE, question=question)
+    # Positions ("the second one", "#3") count in the latest turn that showed several papers; papers the user
+    # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
+    several, enumerated = last, _enumerated(last, title_words)
+    for shown in reversed(table):
+        if not shown.refused and len(_enumerated(shown, title_words) or shown.listed) >= 2:
+            several, enumerated = shown, _enumerated(shown, title_words)
+            break
+    ordered = enumerated or several.listed
     listed = last.listed
     ellipsis = _ELLIPSIS.match(question)
     asked = question  # what a reference is read from: the user's words
     if ellipsis:  # the fragment asks the last question again, of something else
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"), last.query or last.question)
     choice = bool(_CHOICE.search(asked)) and len(listed) >= 2
-    if (numbers := _source_numbers(asked)) and all(1 <= n <= len(last.sources) for n in numbers):
-        return Reference(ReferenceKind.SOURCE_NUMBER, [last.sources[n - 1] for n in numbers], question, choice)
-    if ordinal := _ordinal(asked, listed):
+    numbered = enumerated if enumerated and "[" not in asked else several.sources  # "[2]" is always source [2]
+    if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
+        return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], question, choice)
+    if ordinal := _ordinal(asked, ordered if len(ordered) > len(listed) else listed):
         return Reference(ReferenceKind.ORDINAL, ordinal, question, choice)
     plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
     choice = bool(_CHOICE.search(asked))
@@ -148,6 +157,23 @@ def _recent(table: list[Shown], count: int) -> list[str]:
             if len(papers) >= count:
                 break
     return papers
+
+
+def _enumerated(last: Shown, title_words: Callable[[str], set[str]]) -> list[str]:
+    """The papers of the last turn in the order its question named them, if it named two or more."""
+    from rag.tokens import stems
+
+    pieces = re.split(r",\s*(?:and\s+)?|\s+and\s+|;", last.question.split(":", 1)[-1])
+    if len(pieces) < 2:
+        return []
+    papers: list[str] = []
+    for piece in pieces:
+        words = stems({w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS)
+        overlap = {pid: len(words & stems(title_words(pid))) for pid in last.sources if pid not in papers}
+        best = max(overlap, key=lambda pid: overlap[pid], default=None)
+        if best is not None and overlap[best] > 0:
+            papers.append(best)
+    return papers if len(papers) >= 2 else []
 
 
 def _source_numbers(question: str) -> list[int]:
