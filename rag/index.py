@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rag import persisted
 from rag.clean import search_text
 from rag.corpus import CorpusReport, load_corpus
 from rag.sentences import split_sentences
@@ -176,6 +177,8 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     titles = _current_titles(store, final) if manifest is not None and not rebuild else {}
     if (complete and not rebuild and not (report.added or report.updated or report.removed)
             and len(titles) == len(final)):
+        # Nothing to embed; an index from before the derived files (or with stale BM25) gains them here.
+        persisted.ensure(store, settings)
         return report
 
     info = build_info(settings)
@@ -183,6 +186,7 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     generation, collections = store.new_generation(info)
     try:
         _write_generation(store, settings, collections, final, to_embed, report, progress, titles)
+        persisted.write(store, generation, settings)  # before going live: a reader never finds them missing
         store.go_live(generation, info, len(final))
     except BaseException:  # includes KeyboardInterrupt: the live index must stay as it was
         store.abandon(generation)
