@@ -142,8 +142,24 @@ def ingest(settings: Settings, paths: list[Path | str], *, prune: bool = False, 
     store = store or IndexStore(settings)
     with store.writer_lock():
         report = _apply(settings, store, corpus, prune=prune, rebuild=rebuild, progress=progress)
+    _prepare_query_encoder(settings, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _prepare_query_encoder(settings: Settings, report: IngestReport) -> None:
+    """Export the question encoder to ONNX now (once per model; torch is loaded here anyway), so the first
+    question does not have to (see rag.onnx_encoder). A failed export leaves questions on torch."""
+    if settings.index.query_encoder != "onnx":
+        return
+    from rag.onnx_encoder import export_onnx, onnx_file
+
+    if onnx_file(settings).is_file():
+        return
+    try:
+        export_onnx(settings)
+    except Exception as exc:  # no `onnx` package, a model pipeline the ONNX encoder does not reproduce, …
+        report.warnings.append(f"no ONNX question encoder ({exc}); questions will be embedded with torch")
 
 
 def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune: bool, rebuild: bool,
