@@ -27,7 +27,8 @@ def varied_texts() -> list[str]:
     chinese = [item["question"] for item in yaml.safe_load(
         (PROJECT_ROOT / "tests" / "data" / "dev_chinese.yaml").read_text(encoding="utf-8"))[:5]]
     return ["What is TRIM-KV?", "What is SIGMark and what problem does it solve?", "D2F", "5.14x faster?",
-            "Which papers speed up autoregressive image generation?", "How does Tactic choose which tokens to attend to?",
+            "Which papers speed up autoregressive image generation?",
+            "How does Tactic choose which tokens to attend to?",
             "What is the capital of France?", "", "   spaced    out   ", "TRIM-KV vs. SnapKV: which keeps more?",
             *latex, *chinese, "大语言模型的推理加速", "mixed 中文 and English with $\\alpha$",
             *[p.abstract for p in papers[:4]], *[p.search_text for p in papers[4:7]],
