@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench_ingest = benches.add_parser("ingest", help="ingest time vs. bare SentenceTransformer.encode()")
     bench_ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     bench_ingest.add_argument("--keep-index", type=Path, metavar="DIR", help="build into this new folder and keep it")
-    bench_ask = benches.add_parser("ask", help="question latency, cold process and warm")
+    bench_ask = benches.add_parser("ask", help="question latency: cold process (beside a bare sentence-transformers "
+                                   "import) and warm")
     bench_ask.add_argument("--questions", type=Path, metavar="FILE", help="one question per line")
     bench_scifact = benches.add_parser("scifact", help="BEIR SciFact nDCG@10 / recall@100 ablation")
     bench_scifact.add_argument("--data", type=Path, required=True, metavar="DIR", help="SciFact in BEIR layout")

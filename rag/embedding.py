@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import logging
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,31 +73,49 @@ def wordpiece_tokenizer(settings: Settings):
 
 
 class QueryEncoder:
-    """Questions and answer sentences → unit vectors, with the question-time thread count."""
+    """Questions and answer sentences → unit vectors, with the question-time thread count.
+
+    ``query_encoder`` "onnx": the ONNX export of the same model (``rag.onnx_encoder``), so a question never
+    imports torch; torch (sentence-transformers) when that setting says so or no export can be had."""
 
     def __init__(self, settings: Settings) -> None:
         self.threads = settings.index.query_threads
-        self.model = load_embedder(settings, threads=self.threads)  # the llama-index embedding (dense ranker)
+        self.kind = "torch"
+        self.model = None  # the llama-index embedding (the dense ranker's VectorStoreIndex gets it)
+        if settings.index.query_encoder == "onnx":
+            try:
+                from rag.onnx_encoder import onnx_embedding
+
+                self.model = onnx_embedding(settings)
+                self.kind = "onnx"
+            except Exception as exc:  # no torch / onnx to export with, another model pipeline, a broken file
+                logging.getLogger(__name__).warning("questions are embedded with torch: no ONNX encoder (%s)", exc)
+        if self.model is None:
+            self.model = load_embedder(settings, threads=self.threads)
+
+    def _set_threads(self) -> None:
+        if self.kind == "torch":
+            import torch
+
+            torch.set_num_threads(self.threads)  # an ingest in this process may have changed it
 
     def embed_query(self, query: str) -> np.ndarray:
         import numpy as np
-        import torch
 
-        torch.set_num_threads(self.threads)  # an ingest in this process may have changed it
+        self._set_threads()
         return np.asarray(self.model.get_query_embedding(query), dtype=np.float32)
 
     def embed_queries(self, queries: list[str]) -> np.ndarray:
         import numpy as np
-        import torch
 
-        torch.set_num_threads(self.threads)
-        return np.asarray(self.model.get_query_embedding_batch(queries), dtype=np.float32)
+        self._set_threads()
+        return np.asarray([self.model.get_query_embedding(q) for q in queries], dtype=np.float32).reshape(
+            len(queries), -1)
 
     def embed_texts(self, texts: list[str]) -> np.ndarray:
         """Unit vectors of passages (answer sentences to check)."""
         import numpy as np
-        import torch
 
-        torch.set_num_threads(self.threads)
+        self._set_threads()
         vectors = np.asarray(self.model.get_text_embedding_batch(texts), dtype=np.float32)
         return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rag import persisted
 from rag.clean import search_text
 from rag.corpus import CorpusReport, load_corpus
 from rag.sentences import split_sentences
@@ -141,8 +142,24 @@ def ingest(settings: Settings, paths: list[Path | str], *, prune: bool = False, 
     store = store or IndexStore(settings)
     with store.writer_lock():
         report = _apply(settings, store, corpus, prune=prune, rebuild=rebuild, progress=progress)
+    _prepare_query_encoder(settings, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _prepare_query_encoder(settings: Settings, report: IngestReport) -> None:
+    """Export the question encoder to ONNX now (once per model; torch is loaded here anyway), so the first
+    question does not have to (see rag.onnx_encoder). A failed export leaves questions on torch."""
+    if settings.index.query_encoder != "onnx":
+        return
+    from rag.onnx_encoder import export_onnx, onnx_file
+
+    if onnx_file(settings).is_file():
+        return
+    try:
+        export_onnx(settings)
+    except Exception as exc:  # no `onnx` package, a model pipeline the ONNX encoder does not reproduce, …
+        report.warnings.append(f"no ONNX question encoder ({exc}); questions will be embedded with torch")
 
 
 def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune: bool, rebuild: bool,
@@ -176,6 +193,8 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     titles = _current_titles(store, final) if manifest is not None and not rebuild else {}
     if (complete and not rebuild and not (report.added or report.updated or report.removed)
             and len(titles) == len(final)):
+        # Nothing to embed; an index from before the derived files (or with stale BM25) gains them here.
+        persisted.ensure(store, settings)
         return report
 
     info = build_info(settings)
@@ -183,6 +202,7 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     generation, collections = store.new_generation(info)
     try:
         _write_generation(store, settings, collections, final, to_embed, report, progress, titles)
+        persisted.write(store, generation, settings)  # before going live: a reader never finds them missing
         store.go_live(generation, info, len(final))
     except BaseException:  # includes KeyboardInterrupt: the live index must stay as it was
         store.abandon(generation)

@@ -87,6 +87,12 @@ class IndexSettings(_Section):
     threads: int = Field(2, ge=1, description="torch threads for embedding at ingest")
     query_threads: int = Field(1, ge=1, description="Threads for embedding a question (two collapse when anything "
                                "else holds a core: 20 → 200+ ms)")
+    query_encoder: str = Field("onnx", pattern="^(onnx|torch)$", description="What embeds questions: `onnx` (the "
+                               "same MiniLM exported once to ONNX, run by onnxruntime: no torch import, ~8 s less "
+                               "per cold start) or `torch` (sentence-transformers); onnx falls back to torch when "
+                               "no export can be had")
+    onnx_dir: Path = Field(Path.home() / ".cache" / "iclr-rag" / "onnx",
+                           description="Where the ONNX export of the embedding model is kept (one per model)")
 
 
 class RetrievalSettings(_Section):

@@ -5,15 +5,21 @@ Why generations: an ingest writes a complete new pair of collections (``…-chun
 An error or Ctrl-C before that leaves the live index exactly as it was; the half-written
 generation is dropped by the next writer. The same scheme works for an embedded
 ``PersistentClient`` and a Chroma server, since it needs nothing but collections.
+
+An embedded index also keeps files derived from each generation (``rag.persisted``: BM25, vector
+matrices) in ``<index_dir>/generations/<prefix>-gN/``; they live and die with the generation's collections.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from rag.errors import IndexMismatchError, IndexMissingError, RagError
@@ -104,6 +110,17 @@ class IndexStore:
         return f"{self.prefix}-{kind}-g{generation}"
 
     @property
+    def files_root(self) -> Path | None:
+        """Where generations keep derived files; None for a Chroma server (no local folder to share)."""
+        if self.settings.index.chroma_host:
+            return None
+        return self.settings.index.index_dir / "generations"
+
+    def files_dir(self, generation: int) -> Path | None:
+        root = self.files_root
+        return root / f"{self.prefix}-g{generation}" if root is not None else None
+
+    @property
     def _manifest_name(self) -> str:
         return f"{self.prefix}-manifest"
 
@@ -154,10 +171,11 @@ class IndexStore:
         except Exception:  # chromadb's NotFoundError
             return False
 
-    def stored_papers(self) -> dict[str, StoredPaper]:
-        if self.manifest() is None:
+    def stored_papers(self, generation: int | None = None) -> dict[str, StoredPaper]:
+        """The papers of the live generation (or of ``generation``, e.g. one not live yet), in stored order."""
+        if generation is None and self.manifest() is None:
             return {}
-        rows = get_all(self.papers_collection(), ["metadatas"])
+        rows = get_all(self.papers_collection(generation), ["metadatas"])
         return {
             pid: StoredPaper(Paper.from_json(json.loads(meta["paper_json"])), meta["record_hash"], meta["embed_hash"])
             for pid, meta in zip(rows["ids"], rows["metadatas"])
@@ -197,13 +215,21 @@ class IndexStore:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def drop_orphans(self) -> None:
-        """Remove collections of generations that never went live (an interrupted ingest)."""
+        """Remove collections and files of generations that are not live (replaced, or an interrupted ingest)."""
         live = self.live_generation()
         keep = {self._name(k, live) for k in KINDS} if live is not None else set()
         for collection in self.client.list_collections():
             name = collection if isinstance(collection, str) else collection.name
             if name.startswith(f"{self.prefix}-") and name != self._manifest_name and name not in keep:
                 self.client.delete_collection(name)
+        root = self.files_root
+        if root is not None and root.is_dir():
+            # "<prefix>-gN" and the temporary folders written beside it ("<prefix>-gN.tmp-…", "….old-…").
+            mine = re.compile(rf"^{re.escape(self.prefix)}-g(\d+)(?:\..*)?$")
+            for path in root.iterdir():
+                match = mine.match(path.name)
+                if match and (path.name != f"{self.prefix}-g{live}"):
+                    shutil.rmtree(path, ignore_errors=True)
 
     def new_generation(self, info: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """A new, empty generation: its number and its collections by kind."""
@@ -244,3 +270,6 @@ class IndexStore:
                 self.client.delete_collection(self._name(kind, generation))
             except Exception:  # already gone
                 pass
+        files = self.files_dir(generation)
+        if files is not None:
+            shutil.rmtree(files, ignore_errors=True)

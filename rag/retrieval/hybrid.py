@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rag.embedding import QueryEncoder
+from rag.persisted import GenerationFiles
 from rag.retrieval.fusion import best_first, weighted_rrf
 from rag.retrieval.names import NameIndex
 from rag.retrieval.rankers import (BM25Ranker, DenseChunkRanker, DenseSentenceRanker, MultilingualRanker, Ranker,
@@ -28,10 +29,13 @@ class HybridRetriever:
         self.settings = settings.retrieval
         self.papers: dict[str, Paper] = {pid: s.paper for pid, s in store.stored_papers().items()}
         self.encoder = QueryEncoder(settings)
-        self.sentences = SentenceIndex.load(store)
-        self.titles = SentenceIndex.load(store, "titles")  # multilingual-e5 vectors, for non-English questions
+        # Saved at ingest beside the index when it can be (see rag.persisted); else read from Chroma / rebuilt.
+        files = GenerationFiles.open(store)
+        self.sentences = _matrix(store, files, "sentences")
+        self.titles = _matrix(store, files, "titles")  # multilingual-e5 vectors, for non-English questions
         candidates = self.settings.candidates
-        self.bm25 = BM25Ranker(list(self.papers.values()), self.settings)
+        papers = list(self.papers.values())
+        self.bm25 = BM25Ranker(papers, self.settings, bm25=files.bm25(papers, self.settings) if files else None)
         self.dense = DenseChunkRanker(store, self.encoder.model, candidates)
         self.sentence = DenseSentenceRanker(self.sentences, candidates * self.settings.sentence_candidates_factor)
         self.rankers: list[Ranker] = [self.bm25, self.dense, self.sentence]
@@ -39,7 +43,8 @@ class HybridRetriever:
         # An index from before they read the first sentence holds titles only: no headline scores then.
         self.headlines = any(text != self.papers[pid].display_title
                              for pid, text in zip(self.titles.paper_ids, self.titles.texts) if pid in self.papers)
-        self.names = NameIndex(self.papers, self.bm25, self.settings, settings.decision)
+        self.names = NameIndex(self.papers, self.bm25, self.settings, settings.decision,
+                               words=files.words(self.papers) if files else None)
 
     def embed_topic(self, query: str) -> np.ndarray:
         """The vector the dense rankings and the evidence stage compare with: the question without a frame
@@ -84,3 +89,9 @@ class HybridRetriever:
                     bm25_score=score_of(views["bm25"], pid), sentence_score=score_of(views["sentence"], pid),
                     headline_score=score_of(headline, pid))
                 for pid in best_first(fused, top_k or self.settings.top_k) if pid in self.papers]
+
+
+def _matrix(store: IndexStore, files: GenerationFiles | None, kind: str) -> SentenceIndex:
+    """The saved matrix if it has the collection's rows, else every row read from Chroma."""
+    saved = files.matrix(kind, store.collection(kind).count()) if files is not None else None
+    return saved if saved is not None else SentenceIndex.load(store, kind)

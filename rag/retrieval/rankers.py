@@ -58,27 +58,41 @@ def score_of(view: Ranking | None, paper_id: str) -> float | None:
     return view[paper_id].score if view is not None and paper_id in view else None
 
 
+def bm25_text(paper: Paper) -> str:
+    """What BM25 indexes of a paper: its title twice (a paper's name weighs more in its title), then the abstract."""
+    return lexical_text(f"{paper.title}. {paper.title}. {paper.abstract}")
+
+
+def build_bm25(papers: list[Paper], settings: RetrievalSettings, stemmer: Any = None) -> Any:
+    """A bm25s index of the papers, in their order; its corpus holds each paper's node (``node_id``: paper id)."""
+    import bm25s
+    import Stemmer
+    from llama_index.core.schema import TextNode
+    from llama_index.core.vector_stores.utils import node_to_metadata_dict
+
+    nodes = [TextNode(id_=p.paper_id, text=bm25_text(p), metadata={"paper_id": p.paper_id}) for p in papers]
+    # bm25s is built here (not by BM25Retriever) to set k1/b; the SciFact train split chose them.
+    bm25 = bm25s.BM25(k1=settings.bm25_k1, b=settings.bm25_b)
+    bm25.index(bm25s.tokenize([n.text for n in nodes], stopwords="en", stemmer=stemmer or Stemmer.Stemmer("english"),
+                              show_progress=False), show_progress=False)
+    bm25.corpus = [node_to_metadata_dict(n) | {"node_id": n.node_id} for n in nodes]
+    return bm25
+
+
 class BM25Ranker:
-    """BM25 over title (twice: a paper's name weighs more in its title) and abstract."""
+    """BM25 over title (twice) and abstract; ``bm25``: an index of these papers already built (or loaded)."""
 
     name = "bm25"
 
-    def __init__(self, papers: list[Paper], settings: RetrievalSettings, top_k: int | None = None) -> None:
-        import bm25s
+    def __init__(self, papers: list[Paper], settings: RetrievalSettings, top_k: int | None = None,
+                 bm25: Any = None) -> None:
         import Stemmer
-        from llama_index.core.schema import TextNode
-        from llama_index.core.vector_stores.utils import node_to_metadata_dict
 
-        nodes = [TextNode(id_=p.paper_id, text=lexical_text(f"{p.title}. {p.title}. {p.abstract}"),
-                          metadata={"paper_id": p.paper_id}) for p in papers]
         self.stemmer = Stemmer.Stemmer("english")
-        # bm25s is built here (not by BM25Retriever) to set k1/b; the SciFact train split chose them.
-        bm25 = bm25s.BM25(k1=settings.bm25_k1, b=settings.bm25_b)
-        bm25.index(bm25s.tokenize([n.text for n in nodes], stopwords="en", stemmer=self.stemmer,
-                                  show_progress=False), show_progress=False)
-        bm25.corpus = [node_to_metadata_dict(n) | {"node_id": n.node_id} for n in nodes]
+        if bm25 is None:
+            bm25 = build_bm25(papers, settings, self.stemmer)
         self.vocabulary: dict[str, int] = bm25.vocab_dict
-        self.retriever = _string_query_retriever(bm25, self.stemmer, min(top_k or settings.candidates, len(nodes)))
+        self.retriever = _string_query_retriever(bm25, self.stemmer, min(top_k or settings.candidates, len(papers)))
 
     def rank(self, query: str, vector: np.ndarray | None = None) -> Ranking:
         return by_paper((r.node.node_id, float(r.score)) for r in self.retriever.retrieve(keyword_query(query)))
@@ -127,8 +141,10 @@ class DenseChunkRanker:
         from llama_index.core import VectorStoreIndex
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
+        # The index is only queried here. Without transformations of its own, llama-index would build its
+        # default node parser (loading a tiktoken encoding, ~0.4 s) for inserts that never happen.
         index = VectorStoreIndex.from_vector_store(ChromaVectorStore(chroma_collection=store.chunks()),
-                                                   embed_model=embed_model)
+                                                   embed_model=embed_model, transformations=[_read_only()])
         self.retriever = index.as_retriever(similarity_top_k=top_k)
 
     def rank(self, query: str, vector: np.ndarray) -> Ranking:
@@ -137,6 +153,16 @@ class DenseChunkRanker:
         results = self.retriever.retrieve(QueryBundle(query_str=query, embedding=vector.tolist()))
         # ChromaVectorStore reports exp(-distance); the collections use cosine distance.
         return by_paper((r.node.metadata["paper_id"], 1.0 + math.log(r.score)) for r in results if r.score)
+
+
+def _read_only() -> Any:
+    from llama_index.core.schema import TransformComponent
+
+    class ReadOnly(TransformComponent):
+        def __call__(self, nodes: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the question-time chunk index is read-only; `rag ingest` writes the index")
+
+    return ReadOnly()
 
 
 @dataclass
@@ -150,18 +176,23 @@ class SentenceIndex:
     rows_of: dict[str, list[int]]
 
     @classmethod
-    def load(cls, store: IndexStore, kind: str = "sentences") -> SentenceIndex:
+    def of(cls, vectors: Any, paper_ids: list[str], texts: list[str], positions: list[int]) -> SentenceIndex:
+        rows_of: dict[str, list[int]] = {}
+        for i, paper_id in enumerate(paper_ids):
+            rows_of.setdefault(paper_id, []).append(i)
+        return cls(vectors, paper_ids, texts, positions, rows_of)
+
+    @classmethod
+    def load(cls, store: IndexStore, kind: str = "sentences", generation: int | None = None) -> SentenceIndex:
+        """Read from Chroma (the live generation, or ``generation``): every row, in stored order."""
         import numpy as np
 
         from rag.store import get_all
 
-        rows = get_all(store.collection(kind), ["embeddings", "documents", "metadatas"])
+        rows = get_all(store.collection(kind, generation), ["embeddings", "documents", "metadatas"])
         paper_ids = [m["paper_id"] for m in rows["metadatas"]]
-        rows_of: dict[str, list[int]] = {}
-        for i, paper_id in enumerate(paper_ids):
-            rows_of.setdefault(paper_id, []).append(i)
         vectors = np.asarray(rows["embeddings"], dtype=np.float32).reshape(len(paper_ids), -1)
-        return cls(vectors, paper_ids, list(rows["documents"]), [m["position"] for m in rows["metadatas"]], rows_of)
+        return cls.of(vectors, paper_ids, list(rows["documents"]), [m["position"] for m in rows["metadatas"]])
 
 
 class DenseSentenceRanker:
