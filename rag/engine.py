@@ -116,12 +116,32 @@ class Engine:
             llm = make_backend(backend, self.settings)  # fails fast (unknown name, model not fetched)
         else:  # an LLMBackend object (tests, embedding applications)
             llm, backend = backend, backend.name
+        if not compare_ids and not paper_ids:
+            collection = self._collection_answer(question, started)
+            if collection is not None:  # about the collection itself: counts and examples from the index
+                yield StreamEvent("sources", sources=collection.sources)
+                yield StreamEvent("token", text=collection.text)
+                yield StreamEvent("done", answer=collection)
+                return
         query = llm_query(question, history or [], llm, self.settings) if llm is not None else None
         turn = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
                             paper_ids=paper_ids, compare_ids=compare_ids, query=query, started=started, table=table)
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)
         yield from generate(turn, llm, backend, self.settings, self.retriever.sentences,
                             self.retriever.encoder.embed_texts)
+
+    def _collection_answer(self, question: str, started: float) -> Answer | None:
+        """The answer to a question about the collection as a whole ("Which areas have the most papers?"), or
+        None for a question about papers (``rag.collection``)."""
+        from rag.collection import answer_collection, collection_intent
+
+        intent = collection_intent(question, self.retriever)
+        if intent is None:
+            return None
+        answer = answer_collection(question, intent, self.retriever, self.settings).answer
+        total = (time.perf_counter() - started) * 1000
+        answer.timings_ms = {"retrieve": total, "first_token": total, "answer": 0.0, "total": total}
+        return answer
 
     def ask(self, question: str, **options) -> Answer:
         """A cited answer (``stream`` run to the end); the same options as ``stream``."""

@@ -52,24 +52,24 @@ CHOICE_OTHER = "For comparison, {says}"
 CHOICE_UNSETTLED = "The abstracts do not settle this; here is what each one says:"
 
 # Questions about the collection as a whole (``rag.collection``): answered from the index's own statistics.
-COLLECTION_AREAS = ("The {total} indexed papers come from {areas} research areas (each paper's primary area on "
+COLLECTION_AREAS = ("The {total:,} indexed papers come from {areas} research areas (each paper's primary area on "
                     "OpenReview), largest first:")
-COLLECTION_FEW_AREAS = ("{labelled} of the {total} indexed papers have a research area, so these are topic "
+COLLECTION_FEW_AREAS = ("{labelled:,} of the {total:,} indexed papers have a research area, so these are topic "
                         "clusters of all of them instead (k-means over each paper's mean sentence embedding, each "
                         "cluster named by its most distinctive words), largest first:")
-COLLECTION_THEMES = ("The {total} indexed papers fall into these themes (k-means clusters of each paper's mean "
+COLLECTION_THEMES = ("The {total:,} indexed papers fall into these themes (k-means clusters of each paper's mean "
                      "sentence embedding, each named by its most distinctive words), largest first:")
 COLLECTION_TOPIC_THEMES = ("They fall into these themes (clusters of their abstracts, each named by its most "
                            "distinctive words besides the topic's):")
 COLLECTION_TOPIC_LIST = "They include:"
-COLLECTION_MENTION = "{count} of the {total} indexed papers mention “{topic}” in their title or abstract ({how})."
-COLLECTION_HOW_PHRASE = "as a phrase, in any word form"
+COLLECTION_MENTION = ("{count:,} of the {total:,} indexed papers mention “{topic}” in their title or abstract "
+                      "({how}).")
+COLLECTION_HOW_WORDS = "each of its words, in any word form"
 COLLECTION_HOW_WORD = "in any word form"
-COLLECTION_MENTION_APART = "{count} more mention {words}, but not as that phrase."
-COLLECTION_MENTION_WORDS = ("No indexed abstract uses the phrase “{topic}”, but {count} of the {total} indexed papers "
-                            "mention all of {words}.")
-COLLECTION_NO_MENTION = "No indexed abstract mentions “{topic}” ({total} papers searched, in any word form)."
-COLLECTION_TOTAL = "The index holds {total} papers."
+COLLECTION_MENTION_PHRASE = "As one phrase: {count:,} of them."
+COLLECTION_PHRASE_THEMES = "What follows is about those that use it as one phrase."
+COLLECTION_NO_MENTION = "No indexed abstract mentions “{topic}” ({total:,} papers searched, in any word form)."
+COLLECTION_TOTAL = "The index holds {total:,} papers."
 COLLECTION_BY_AREA = "By area: {areas}."
 COLLECTION_KEYWORDS = "Most frequent author keywords: {keywords}."
 COLLECTION_EXAMPLES = "For example:"

@@ -1,0 +1,279 @@
+"""Questions about the collection as a whole: which questions are such questions (rules, positives and
+negatives), and their answers on the real seed index (areas, counts, trends), with clusters where papers have
+no area."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rag import prompts, topics
+from rag.collection import CollectionAnswer, CollectionIntent, answer_collection, collection_intent
+
+AREAS, COUNT, TRENDS = "areas", "count", "trends"
+POSITIVES = [
+    ("What research areas are represented?", AREAS, None),
+    ("Which areas have the most papers?", AREAS, None),
+    ("What topics does the collection cover?", AREAS, None),
+    ("Which research areas are represented in the collection?", AREAS, None),
+    ("What are the main research areas?", AREAS, None),
+    ("List the research areas.", AREAS, None),
+    ("How are the papers distributed across areas?", AREAS, None),
+    ("What fields are covered?", AREAS, None),
+    ("What does the collection cover?", AREAS, None),
+    ("Which topics are most common?", AREAS, None),
+    ("What kinds of topics are in the index?", AREAS, None),
+    ("Show me the breakdown of papers by area", AREAS, None),
+    ("How many papers are there in each area?", AREAS, None),
+    ("How many papers deal with diffusion models?", COUNT, "diffusion models"),
+    ("How many papers are about reinforcement learning?", COUNT, "reinforcement learning"),
+    ("How many papers in the collection mention watermarking?", COUNT, "watermarking"),
+    ("How many papers are there?", COUNT, None),
+    ("How many papers are indexed?", COUNT, None),
+    ("how many papers are in the collection", COUNT, None),
+    ("How many diffusion papers are there?", COUNT, "diffusion"),
+    ("What fraction of papers use reinforcement learning?", COUNT, "reinforcement learning"),
+    ("How many of the papers study KV cache compression?", COUNT, "KV cache compression"),
+    ("How many papers on test-time scaling are there?", COUNT, "test-time scaling"),
+    ("What is the number of papers about graph neural networks?", COUNT, "graph neural networks"),
+    ("How many papers use TRIM-KV?", COUNT, "TRIM-KV"),  # a count may be of a name
+    ("What is new in test-time scaling?", TRENDS, "test-time scaling"),
+    ("Give me a summary of the main trends across the collection", TRENDS, None),
+    ("What are the main trends?", TRENDS, None),
+    ("Summarize the collection.", TRENDS, None),
+    ("What are the emerging themes in ICLR 2026?", TRENDS, None),
+    ("What's new in diffusion models?", TRENDS, "diffusion models"),
+    ("What are the recent advances in graph neural networks?", TRENDS, "graph neural networks"),
+    ("Give me an overview of the research on watermarking", TRENDS, "watermarking"),
+    ("What are the major research directions in reinforcement learning?", TRENDS, "reinforcement learning"),
+    ("What are the key trends in LLM reasoning research?", TRENDS, "LLM reasoning"),
+    ("Give me an overview of the whole collection", TRENDS, None),
+    ("Roughly how many papers in this collection are about making generation or decoding faster?", COUNT,
+     "making generation or decoding faster"),
+    ("OK. So what is new on test-time scaling in this collection?", TRENDS, "test-time scaling"),
+    ("How many EEG-related papers are in the collection overall?", COUNT, "EEG-related"),
+    ("How many speculative decoding papers are there in the collection, roughly?", COUNT, "speculative decoding"),
+    ("whats new in test-time scaling this year?", TRENDS, "test-time scaling"),
+    ("What does this collection have on graph neural networks?", TRENDS, "graph neural networks"),
+    ("Which areas have the most papers in this set?", AREAS, None),
+]
+NEGATIVES = [
+    "Which papers study diffusion models?",  # a list question for the normal pipeline
+    "How many parameters does TRIM-KV use?",
+    "What is new in TRIM-KV compared to H2O?",
+    "What is new in TRIM-KV?",
+    "How does SIGMark embed the watermark?",
+    "What datasets does the paper use?",
+    "What topics does this paper cover?",
+    "Summarize the paper about watermarking video diffusion.",
+    "What are the main contributions of GtR?",
+    "Are there papers on the trends of LLM scaling?",
+    "How many papers does TRIM-KV cite?",
+    "How many tokens does D2F decode in parallel?",
+    "What is new about this method?",
+    "What's new in their approach?",
+    "Which areas does SIGMark's method apply to?",
+    "What is the main trend in TRIM-KV's results?",
+    "What is TRIM-KV?",
+    "Compare TRIM-KV and Tactic",
+    "What are the limitations of diffusion models?",
+    "Which paper has the most citations?",
+    "What research area does TRIM-KV belong to?",
+    "How many papers did the authors of SIGMark publish?",
+    "What is new in the proposed attention mechanism?",
+    "What's new in it?",
+    "How many papers mention it?",
+    "Which papers are about the KV cache of long-context LLMs?",
+    "What papers discuss the main trends in RL?",
+    "How many steps does the sampler need?",
+    "Summarize these papers.",
+    "How many of the cited papers use RL?",
+    "What is the trend of accuracy as the model scales in ARPG?",
+    "What does SIGMark cover?",
+    "How many GPUs were used to train Lyra?",
+    "What are the key findings of the T1 paper?",
+]
+
+
+@pytest.mark.parametrize(("question", "kind", "topic"), POSITIVES, ids=[q for q, *_ in POSITIVES])
+def test_a_collection_question_is_recognised(question: str, kind: str, topic: str | None) -> None:
+    assert collection_intent(question) == CollectionIntent(kind, topic)
+
+
+@pytest.mark.parametrize("question", NEGATIVES)
+def test_a_question_about_papers_is_not_a_collection_question(question: str) -> None:
+    assert collection_intent(question) is None
+
+
+def test_with_the_index_a_name_decides_whether_it_is_a_field_or_a_paper(engine) -> None:
+    retriever = engine.retriever
+    assert collection_intent("What is new in TRIM-KV?", retriever) is None  # one paper has the name
+    assert collection_intent("What is new in HyperQuokka?", retriever) is None  # no paper: the pipeline refuses
+    trends = CollectionIntent(TRENDS, "test-time scaling")
+    assert collection_intent("What is new in test-time scaling?", retriever) == trends
+    for question, kind, topic in POSITIVES:
+        if kind != COUNT and not (topic and re.search(r"[A-Z]", topic)):
+            assert collection_intent(question, retriever) == CollectionIntent(kind, topic), question
+
+
+def ask(engine, question: str) -> CollectionAnswer:
+    intent = collection_intent(question, engine.retriever)
+    assert intent is not None, question
+    return answer_collection(question, intent, engine.retriever, engine.settings)
+
+
+def assert_cited(result: CollectionAnswer, engine) -> None:
+    """Every [n] in the text is a citation, every citation a source with the same number and paper, every source an
+    indexed paper, and the chart's papers are indexed papers."""
+    answer, indexed = result.answer, {p.paper_id for p in engine.papers()}
+    assert not answer.refused and answer.backend == "collection"
+    numbers = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}
+    assert numbers == {c.n for c in answer.citations} == {s.rank for s in answer.sources}
+    assert [s.rank for s in answer.sources] == list(range(1, len(answer.sources) + 1))
+    for citation in answer.citations:
+        assert answer.sources[citation.n - 1].paper_id == citation.paper_id
+        assert citation.paper_id in indexed
+    assert all(pid in indexed for g in result.stats.groups for pid in g.paper_ids)
+    assert all(g.count == len(g.paper_ids) for g in result.stats.groups)
+
+
+def test_areas_are_counted_most_first_with_an_example_each(engine) -> None:
+    result = ask(engine, "What research areas are represented?")
+    assert_cited(result, engine)
+    papers = engine.papers()
+    expected = Counter(p.area for p in papers if p.area)
+    areas = [g for g in result.stats.groups if g.kind == "area"]
+    assert {g.label: g.count for g in areas} == dict(expected)
+    assert [g.count for g in areas] == sorted((g.count for g in areas), reverse=True)
+    assert sum(g.count for g in result.stats.groups) == len(papers)  # papers without an area are grouped too
+    unlabelled = {p.paper_id for p in papers if not p.area}
+    assert {pid for g in result.stats.groups if g.kind != "area" for pid in g.paper_ids} == unlabelled
+    top = areas[0]
+    assert f"{top.label}: {top.count} papers" in result.answer.text
+    assert f"The {len(papers)} indexed papers come from {len(areas)} research areas" in result.answer.text
+    assert result.answer.sources[0].paper_id in top.paper_ids  # the largest area's example is [1]
+
+
+def test_a_count_matches_a_direct_count_over_the_papers(engine) -> None:
+    result = ask(engine, "How many papers deal with diffusion models?")
+    assert_cited(result, engine)
+    papers = engine.papers()
+    texts = {p.paper_id: f"{p.title} {p.abstract}".lower() for p in papers}
+    direct = {pid for pid, text in texts.items() if re.search(r"\bdiffus", text) and re.search(r"\bmodel", text)}
+    phrase = {pid for pid, text in texts.items() if re.search(r"\bdiffusion[\s-]+model", text)}
+    assert phrase and set(result.stats.matched) == direct and phrase < direct
+    said = f"{len(direct)} of the {len(papers)} indexed papers mention “diffusion models” in their title"
+    assert result.answer.text.startswith(said)
+    assert prompts.COLLECTION_MENTION_PHRASE.format(count=len(phrase)) in result.answer.text
+    assert sum(g.count for g in result.stats.groups) == len(direct)
+    assert {s.paper_id for s in result.answer.sources} <= direct and 1 <= len(result.answer.sources) <= 3
+    total = ask(engine, "How many papers are there?")
+    assert total.answer.text.startswith(prompts.COLLECTION_TOTAL.format(total=len(papers)))
+
+
+def test_a_compound_is_one_phrase_and_alternatives_add_up(engine) -> None:
+    stats = topics.stats_for(engine.retriever)
+    texts = {i: f"{p.title} {p.abstract}".lower() for i, p in enumerate(stats.papers)}
+    about, phrased, options = stats.mentions("test-time scaling")
+    assert options == ["test-time scaling"] and set(phrased) <= set(about)
+    assert set(about) == {i for i, t in texts.items() if re.search(r"test[\s-]time", t) and re.search(r"\bscal", t)}
+    assert topics.alternatives("one-step or few-step diffusion") == ["one-step", "few-step diffusion"]
+    assert stats.mentions("video or image diffusion")[2] == ["video diffusion", "image diffusion"]  # papers say it
+    either, options = stats.mentions("watermarking or KV cache")[::2]
+    assert options == ["watermarking", "KV cache"]  # no paper says "watermarking cache"
+    assert set(either) == set(stats.mentions("watermarking")[0]) | set(stats.mentions("KV cache")[0])
+    assert stats.mentions("EEG-related")[2] == ["EEG-related"] and stats.mentions("the")[0] == []
+
+
+def test_a_topic_no_paper_mentions_is_said_plainly_not_refused(engine) -> None:
+    result = ask(engine, "How many papers mention monsoon forecasting?")
+    assert not result.answer.refused and not result.answer.sources and not result.stats.groups
+    assert result.answer.text.startswith("No indexed abstract mentions “monsoon forecasting”")
+
+
+def test_what_is_new_in_a_topic_cites_the_papers_about_it_with_what_they_do(engine) -> None:
+    result = ask(engine, "What is new in test-time scaling?")
+    assert_cited(result, engine)
+    by_id = {p.paper_id: p for p in engine.papers()}
+    matched = result.stats.matched
+    assert len(matched) >= 3
+    assert all(re.search(r"test[\s-]+time[\s-]+scal", f"{by_id[pid].title} {by_id[pid].abstract}".lower())
+               for pid in matched)
+    assert 3 <= len(result.answer.sources) <= 5
+    for source in result.answer.sources:  # each example: its title, [n] and a sentence of its abstract
+        quoted = result.answer.evidence_sentences[source.paper_id][0]
+        assert quoted in engine.retriever.sentences.texts
+        assert f"“{source.paper.display_title}” [{source.rank}]: " in result.answer.text
+
+
+def test_a_topic_few_papers_mention_lists_them_by_area(engine) -> None:
+    result = ask(engine, "What is new in watermarking?")
+    assert_cited(result, engine)
+    assert 1 <= len(result.stats.matched) < 10 and all(g.kind in ("area", "none") for g in result.stats.groups)
+    assert prompts.COLLECTION_TOPIC_LIST in result.answer.text and "By area: " in result.answer.text
+    sources = {s.paper_id for s in result.answer.sources}
+    assert sources <= set(result.stats.matched) and len(sources) == min(len(result.stats.matched), 5)
+
+
+def test_the_main_trends_are_labelled_clusters_of_every_paper(engine) -> None:
+    result = ask(engine, "Give me a summary of the main trends across the collection")
+    assert_cited(result, engine)
+    groups = result.stats.groups
+    assert len(groups) >= 2 and all(g.kind == "topic" and g.label and g.label != "other" for g in groups)
+    ids = [pid for g in groups for pid in g.paper_ids]
+    assert sorted(ids) == sorted(p.paper_id for p in engine.papers())  # a partition
+    assert 3 <= len(result.answer.sources) <= 5
+
+
+class _NoAreas:
+    """The seed retriever's papers with their areas removed (a corpus that has none)."""
+
+    def __init__(self, retriever) -> None:
+        self.papers = {pid: replace(p, area=None) for pid, p in retriever.papers.items()}
+        self.sentences, self.encoder, self.names = retriever.sentences, retriever.encoder, retriever.names
+
+
+def test_without_areas_the_papers_are_clustered_and_labelled(engine) -> None:
+    retriever = _NoAreas(engine.retriever)
+    result = answer_collection("What research areas are represented?", CollectionIntent(AREAS), retriever,
+                               engine.settings)
+    assert result.answer.text.startswith(prompts.COLLECTION_FEW_AREAS.format(labelled=0, total=36)[:40])
+    groups = result.stats.groups
+    assert len(groups) >= 2 and all(g.kind == "topic" and re.search(r"[a-z]{3}", g.label) for g in groups)
+    assert sorted(pid for g in groups for pid in g.paper_ids) == sorted(retriever.papers)
+    assert len(result.answer.sources) == min(len(groups), 5)
+    intent = CollectionIntent(COUNT, "diffusion models")
+    count = answer_collection("How many papers deal with diffusion models?", intent, retriever, engine.settings)
+    assert [g.label for g in count.stats.groups] == ["no area given"]
+
+
+def test_answers_are_deterministic(engine) -> None:
+    questions = ["Give me a summary of the main trends across the collection", "What research areas are represented?",
+                 "What is new in test-time scaling?"]
+    first = [ask(engine, q) for q in questions]
+    topics._CACHE.pop(engine.retriever, None)  # statistics and clusters computed afresh
+    second = [ask(engine, q) for q in questions]
+    for a, b in zip(first, second):
+        assert a.answer.text == b.answer.text and a.stats == b.stats
+
+
+def test_kmeans_finds_separated_groups_the_same_way_every_time() -> None:
+    rng = np.random.default_rng(1)
+    blobs = np.vstack([rng.normal(centre, 0.05, size=(20, 8)) for centre in (0.0, 1.0, -1.0)])
+    labels = topics.kmeans(blobs, 3)
+    assert sorted(Counter(labels).values()) == [20, 20, 20]
+    assert all(len(set(labels[i:i + 20])) == 1 for i in (0, 20, 40))
+    assert np.array_equal(labels, topics.kmeans(blobs, 3))
+
+
+def test_a_topic_matches_in_any_word_form(engine) -> None:
+    stats = topics.stats_for(engine.retriever)
+    about, phrased, _ = stats.mentions("the diffusion model")
+    assert about and set(phrased) <= set(about)
+    assert stats.mentions("Diffusion Models")[:2] == (about, phrased)  # neither case nor plurals matter
+    assert stats.mentions("diffusion-model")[0] == phrased  # a hyphenated compound is one phrase
+    assert stats.mentions("monsoon") == ([], [], ["monsoon"])
