@@ -38,7 +38,7 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
     ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
-    from rag.references import Reference, ReferenceKind, resolve
+    from rag.references import Reference, ReferenceKind, own_topic_words, resolve
 
     turn.question = turn.question.strip()
     if not turn.question:
@@ -48,7 +48,10 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
                  else Reference(ReferenceKind.NONE, question=turn.question))
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
-    history = turn.history if own else []  # a reference names its papers: their sentences answer the question
+    # A reference names its papers, so their sentences are ranked for the question itself; a short one ("How much
+    # faster is it?") still reads the earlier turns, like any follow-up.
+    short = len(own_topic_words(reference.question)) < 2
+    history = turn.history if own or (short and reference.kind is not ReferenceKind.SWITCH) else []
     turn.said = standalone_query(reference.question, history)
     query = (turn.rewrite if own else None) or turn.said
     # A word of the user's that no abstract of a large index contains: a typo is read as the corpus word it

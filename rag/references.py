@@ -121,6 +121,13 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     return Reference(ReferenceKind.NONE, question=question)
 
 
+# Words any paper's abstract could answer to: a question made only of them names no topic of its own.
+_GENERIC = frozenset("many much model models dataset datasets data method methods result results benchmark "
+                     "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
+                     "metric metrics performance code trained training train test tested main key limitation "
+                     "limitations contribution contributions idea ideas work".split())
+
+
 _REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "
                              "five both them these those paper papers tell more".split())
 
@@ -129,14 +136,7 @@ def own_topic_words(question: str) -> set[str]:
     """The question's topic words that are not words of reference ("the top two", "[2]")."""
     from rag.tokens import content_words
 
-    return {w for w in content_words(question) if w not in _REFERENCE_WORDS and not w.isdigit()}
-
-
-# Words any paper's abstract could answer to: a question made only of them names no topic of its own.
-_GENERIC = frozenset("many much model models dataset datasets data method methods result results benchmark "
-                     "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
-                     "metric metrics performance code trained training train test tested main key limitation "
-                     "limitations contribution contributions idea ideas work".split())
+    return {w for w in content_words(question) if w not in _REFERENCE_WORDS and w not in _GENERIC and not w.isdigit()}
 
 
 def _says_too_little(question: str) -> bool:
