@@ -141,6 +141,24 @@ class TestChat:
             assert "How much faster is it?" in fresh.locator('[data-testid="user"]').last.inner_text()
             fresh.close()
 
+    def test_a_dialogue_with_an_ordinal_and_a_choice_continues_after_a_reload(self, page: Any, seed_app: RunningApp,
+                                                                             tmp_path: Path) -> None:
+        """The papers on the table survive a reload: positions and choices still point at them."""
+        open_page(page, seed_app.url)
+        new_conversation(page)
+        ask(page, "Which papers make LLM inference faster?")
+        ask(page, "Contrast the top two.")
+        bots = page.locator('[data-testid="bot"]')
+        assert "TRIM-KV" in bots.last.inner_text() and "Tactic" in bots.last.inner_text()
+        page.reload(wait_until="domcontentloaded")
+        page.wait_for_function("document.querySelectorAll('[data-testid=\"user\"]').length == 2")
+        ask(page, "What speedup does the first one report?")
+        assert "1.51x" in page.locator('[data-testid="bot"]').last.inner_text()  # Tactic's, not TRIM-KV's
+        ask(page, "Which of them needs less memory?")
+        last = page.locator('[data-testid="bot"]').last.inner_text()
+        assert "could not find" not in last and "TRIM-KV" in last and "Tactic" in last
+        page.screenshot(path=str(tmp_path / "choice-after-reload.png"), full_page=True)
+
     def test_compare_two_picked_papers(self, page: Any, seed_app: RunningApp) -> None:
         open_page(page, seed_app.url)
         new_conversation(page)
