@@ -86,8 +86,9 @@ class Engine:
 
         ``history``: earlier user turns; ``carried``: papers cited in the last turn, kept in the sources of a
         follow-up that refers back; ``table``: what every earlier turn showed and cited (``Shown``), for
-        references to papers on the table ("the second one", "both", "which of them …"); ``paper_ids``: search only these papers; ``compare_ids``: compare exactly
-        these papers; ``query``: a standalone rewrite of a follow-up (else a deterministic one is made);
+        references to papers on the table ("the second one", "both", "which of them …"); ``paper_ids``: search
+        only these papers; ``compare_ids``: compare exactly these papers; ``query``: a standalone rewrite of a
+        follow-up (else a deterministic one is made);
         ``started``: when the question arrived, if an LLM rewrite or translation came first (it counts in
         the time to the sources)."""
         from rag import pipeline

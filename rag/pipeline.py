@@ -69,7 +69,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     turn.shape = analyse(apply_corrections(turn.said, turn.corrections) if rewritten else turn.query)
     only = set(turn.paper_ids) if turn.paper_ids else None
     # A scoped chat stays scoped; a switch of subject carries nothing.
-    turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and reference.kind is not ReferenceKind.SWITCH]
+    switched = reference.kind is ReferenceKind.SWITCH
+    turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and not switched]
     turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)]
     turn.follow_up = bool(turn.carried and history and refers_back(turn.question)) or bool(turn.on_table)
     if turn.on_table:
@@ -172,8 +173,11 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         from rag.references import own_topic_words
         from rag.tokens import content_words, stems
 
-        own = stems(own_topic_words(turn.question))
-        held = [len(own & stems(content_words(f"{h.paper.title} {h.paper.search_text}"))) / len(own)
+        def forms(words: set[str]) -> set[str]:  # "bit-accuracy" also counts as "bit" and "accuracy"
+            return stems(words | {part for word in words for part in word.split("-") if part})
+
+        own = forms(own_topic_words(turn.question))
+        held = [len(own & forms(content_words(f"{h.paper.title} {h.paper.search_text}"))) / len(own)
                 for h in turn.hits] if len(own) >= 2 else [1.0]
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, max(held, default=1.0))
     else:
