@@ -64,5 +64,4 @@ def choice_text(decision: Decision) -> str:
         return CHOICE_UNSETTLED + "\n" + "\n".join(lines)
     picked = dict(decision.chosen)[decision.pick]
     others = [CHOICE_OTHER.format(says=says(n, item)) for n, item in decision.chosen if n != decision.pick]
-    return "\n\n".join([CHOICE_PICK.format(name=picked.hit.paper.short_name, n=decision.pick,
-                                             says=says(decision.pick, picked)), *others])
+    return "\n\n".join([CHOICE_PICK.format(says=says(decision.pick, picked)), *others])

@@ -72,7 +72,9 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     switched = reference.kind is ReferenceKind.SWITCH
     turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and not switched]
     turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)]
-    turn.follow_up = bool(turn.carried and history and refers_back(turn.question)) or bool(turn.on_table)
+    # A follow-up keeps the last answer's papers first in its sources; a turn about papers on the table has exactly
+    # those as sources instead.
+    turn.follow_up = not turn.on_table and bool(turn.carried and history and refers_back(turn.question))
     if turn.on_table:
         _answer_from_table(turn, reference.choice, retriever)
     elif turn.follow_up and turn.shape.kind is not QuestionKind.COMPARISON and wants_comparison(turn.question):
@@ -104,7 +106,7 @@ def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever
     parts = titles + comparison_parts(turn.question)
     if len(parts) < 2 or len(parts) == len(titles):
         return False
-    turn.carried = list(carried)
+    turn.carried, turn.follow_up = list(carried), True
     turn.shape.kind, turn.shape.parts = QuestionKind.COMPARISON, parts
     return True
 
@@ -131,7 +133,7 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
         turn.ranked = search_comparison(retriever, turn.query, turn.shape.parts, depth, vector=turn.vector)
     else:
         turn.ranked = retriever.search(turn.query, depth, vector=turn.vector, only=only)
-    if turn.follow_up and not turn.on_table:
+    if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
 
 
@@ -170,16 +172,10 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     from rag.decide import decide_on_table
 
     if turn.on_table:  # the user points at these papers: answered from them
-        from rag.references import own_topic_words
-        from rag.tokens import content_words, stems
+        from rag.references import coverage
 
-        def forms(words: set[str]) -> set[str]:  # "bit-accuracy" also counts as "bit" and "accuracy"
-            return stems(words | {part for word in words for part in word.split("-") if part})
-
-        own = forms(own_topic_words(turn.question))
-        held = [len(own & forms(content_words(f"{h.paper.title} {h.paper.search_text}"))) / len(own)
-                for h in turn.hits] if len(own) >= 2 else [1.0]
-        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, max(held, default=1.0))
+        held = coverage(turn.question, [h.paper for h in turn.hits])
+        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held)
     else:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rag.tokens import QUESTION_WORDS
-from rag.types import Shown
+from rag.types import Paper, Shown
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
@@ -81,10 +81,11 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         return Reference(ReferenceKind.NONE, question=question)
     # Positions ("the second one", "#3") count in the latest turn that showed several papers; papers the user
     # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
-    several, enumerated = last, _enumerated(last, title_words)
-    for shown in reversed(table):
-        if not shown.refused and len(_enumerated(shown, title_words) or shown.listed) >= 2:
-            several, enumerated = shown, _enumerated(shown, title_words)
+    several, enumerated = last, []
+    for shown in (shown for shown in reversed(table) if not shown.refused):
+        found = _enumerated(shown, title_words)
+        if len(found or shown.listed) >= 2:
+            several, enumerated = shown, found
             break
     ordered = enumerated or several.listed
     listed = last.listed
@@ -92,19 +93,19 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     asked = question  # what a reference is read from: the user's words
     if ellipsis:  # the fragment asks the last question again, of something else
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"), last.query or last.question)
-    choice = bool(_CHOICE.search(asked)) and len(listed) >= 2
+    asks_choice = bool(_CHOICE.search(asked))
+    choice = asks_choice and len(listed) >= 2
     numbered = enumerated if enumerated and "[" not in asked else several.sources  # "[2]" is always source [2]
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
         return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], question, choice)
     if ordinal := _ordinal(asked, ordered if len(ordered) > len(listed) else listed):
         return Reference(ReferenceKind.ORDINAL, ordinal, question, choice)
     plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
-    choice = bool(_CHOICE.search(asked))
-    if plural or choice:  # "the two" after a turn about one paper: the papers of the turns before it too
+    if plural or asks_choice:  # "the two" after a turn about one paper: the papers of the turns before it too
         listed = _recent(table, 2)
         if re.search(r"\b(?:both|two)\b", asked, re.I):
             listed = listed[:2]
-    choice = choice and len(listed) >= 2
+    choice = asks_choice and len(listed) >= 2
     named = _named(asked, table, title_words)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
         pointed = listed[:1] if singular and not plural else listed if plural else []
@@ -137,6 +138,21 @@ def own_topic_words(question: str) -> set[str]:
     from rag.tokens import content_words
 
     return {w for w in content_words(question) if w not in _REFERENCE_WORDS and w not in _GENERIC and not w.isdigit()}
+
+
+def coverage(question: str, papers: list[Paper]) -> float:
+    """The best paper's share of the question's own topic words (stemmed; "bit-accuracy" also counts as "bit"
+    and "accuracy"); 1.0 when the question has fewer than two of its own, as "Tell me more about [2]"."""
+    from rag.tokens import content_words, stems
+
+    def forms(words: set[str]) -> set[str]:
+        return stems(words | {part for word in words for part in word.split("-") if part})
+
+    own = forms(own_topic_words(question))
+    if len(own) < 2:
+        return 1.0
+    return max((len(own & forms(content_words(f"{p.title} {p.search_text}"))) / len(own) for p in papers),
+               default=1.0)
 
 
 def _says_too_little(question: str) -> bool:

@@ -53,7 +53,7 @@ class _PresetSource(PydanticBaseSettingsSource):
     """The section's values from the preset named by ``RAG_PRESET``: below the environment, above code."""
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return self()[field_name] if field_name in self() else None, field_name, False
+        return self().get(field_name), field_name, False
 
     def __call__(self) -> dict[str, Any]:
         return dict(load_preset(os.environ.get("RAG_PRESET", "default")).get(self.settings_cls.section, {}))
