@@ -170,12 +170,10 @@ def make_backend(name: str, settings: Settings) -> LLMBackend | None:
     """The backend called ``name`` (None for extractive); built once per settings and reused."""
     spec, overrides = spec_for(name)
     settings = settings.with_overrides(**overrides)
-    if spec.name == "extractive":
-        return None
     key = (spec.name, *(str(getattr(settings.llm, option)) for option in spec.options))
     if key not in _CACHE:
         built = spec.factory(settings)
-        if built is None:
+        if built is None:  # a backend without an LLM (extractive)
             return None
         _CACHE[key] = built
     return _CACHE[key]
