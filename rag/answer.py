@@ -8,7 +8,8 @@ from __future__ import annotations
 from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, REFUSAL, REFUSAL_MISSING_NAMES,
                          REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE)
 from rag.settings import Settings
-from rag.table import method_sentence
+from rag.plan import PaperPlan, plan_paper
+from rag.roles import aspect
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
 
@@ -31,37 +32,48 @@ def spelling_note(corrections: dict[str, str]) -> str:
 
 def extractive_answer(question: str, evidence: list[Evidence], decision: Decision, settings: Settings,
                       kind: QuestionKind = QuestionKind.SINGLE) -> Answer:
+    """The answer plan filled with the sources' own sentences (``rag.plan``): the sentence that answers first,
+    each paper named, a list one line per paper, a choice the pick and the sentence deciding it."""
     sources = sources_for(evidence)
     if decision.refused:
         return Answer(question=question, text=refusal_text(decision), refused=True, citations=[], sources=sources)
+    wanted = aspect(question)
     if kind is QuestionKind.CHOICE and len(decision.chosen) >= 2:
         first = sorted(decision.chosen, key=lambda item: item[0] != decision.pick)  # the pick leads the table
-        return Answer(question=question, text=choice_text(decision), refused=False, sources=sources,
-                      citations=[Citation.of(n, item) for n, item in first])
-    paragraphs, citations = [], []
-    for i, (n, item) in enumerate(decision.chosen):
-        picked = [s for s in item.sentences[: decision.sentences_per_paper] if s.score >= settings.decision.min_sentence]
-        picked = picked or item.sentences[:1]
-        method = method_sentence(item) if i == 0 and kind is QuestionKind.SINGLE else None
-        if method is not None and method not in picked:  # what the paper proposes, beside what fits the question
-            picked.append(method)
-        picked.sort(key=lambda s: s.position)  # read in the abstract's own order
-        paragraphs.append(" ".join(f"{s.text} [{n}]" for s in picked))
-        citations.append(Citation.of(n, item))
-    return Answer(question=question, text="\n\n".join(paragraphs), refused=False, citations=citations,
-                  sources=sources)
+        plans = [plan_paper(n, item, wanted, 1, 1.0) for n, item in first]
+        return _answer(question, choice_text(decision, plans), plans, sources)
+    per_paper = 1 if kind is QuestionKind.LIST else decision.sentences_per_paper
+    plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
+                        method_too=i == 0 and kind is QuestionKind.SINGLE)
+             for i, (n, item) in enumerate(decision.chosen)]
+    plans = [p for p in plans if p.quotes]
+    if kind is QuestionKind.LIST:
+        text = "\n".join(f"- {_said(p)}" for p in plans)
+    else:
+        text = "\n\n".join(_said(p) for p in plans)
+    return _answer(question, text, plans, sources)
 
 
-def choice_text(decision: Decision) -> str:
+def _said(plan: PaperPlan, quotes: int | None = None) -> str:
+    """The paper's quotes, each cited; led by the paper's name unless its first quote names it."""
+    shown = plan.quotes[:quotes]
+    said = " ".join(f"{q.text} [{plan.n}]" for q in shown)
+    return said if plan.name.lower() in shown[0].text.lower() else f"**{plan.name}**: {said}"
+
+
+def _answer(question: str, text: str, plans: list[PaperPlan], sources: list[Source]) -> Answer:
+    answer = Answer(question=question, text=text, refused=False, sources=sources,
+                    citations=[Citation.of(p.n, p.evidence) for p in plans])
+    answer.evidence_sentences = {p.evidence.hit.paper.paper_id: p.sentences for p in plans}
+    return answer
+
+
+def choice_text(decision: Decision, plans: list[PaperPlan]) -> str:
     """A choice among papers on the table: the pick and the sentence that decides it, then what the others say;
     when the evidence does not settle it, what each says (an honest partial answer, not a guess)."""
-    def says(n: int, item: Evidence) -> str:
-        best = item.sentences[0].text if item.sentences else "nothing on this in the abstract."
-        return f"{item.hit.paper.short_name}: {best} [{n}]"
-
     if decision.pick is None:
-        lines = [f"- {says(n, item)}" for n, item in decision.chosen]
-        return CHOICE_UNSETTLED + "\n" + "\n".join(lines)
-    picked = dict(decision.chosen)[decision.pick]
-    others = [CHOICE_OTHER.format(says=says(n, item)) for n, item in decision.chosen if n != decision.pick]
-    return "\n\n".join([CHOICE_PICK.format(says=says(decision.pick, picked)), *others])
+        return CHOICE_UNSETTLED + "\n" + "\n".join(f"- {_said(p, 1)}" for p in plans)
+    picked = next(p for p in plans if p.n == decision.pick)
+    others = [CHOICE_OTHER.format(says=_said(p, 1)) for p in plans if p.n != decision.pick]
+    lead = CHOICE_PICK.format(name=picked.name, n=picked.n, quote=f"{picked.quotes[0].text} [{picked.n}]")
+    return "\n\n".join([lead, *others])

@@ -86,7 +86,7 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
             fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=f"the {backend} backend returned no text")
     else:
         yield StreamEvent("token", text=fallback.text)
-    if answer is fallback:
+    if answer is fallback and not answer.evidence_sentences:
         answer.evidence_sentences = _quoted(turn, [c.n for c in answer.citations], settings)
     answer = _with_table(answer, turn, settings)
     done = time.perf_counter()

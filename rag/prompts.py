@@ -47,8 +47,8 @@ TRANSLATE_EXAMPLES = (
 )
 
 # A choice among papers already on the table ("Which of them needs less memory?"), composed from evidence.
-CHOICE_PICK = "The abstracts point to {says}"
-CHOICE_OTHER = "For comparison, {says}"
+CHOICE_PICK = "The abstracts point to **{name}** [{n}]: {quote}"
+CHOICE_OTHER = "By contrast, {says}"
 CHOICE_UNSETTLED = "The abstracts do not settle this; here is what each one says:"
 
 # Questions about the collection as a whole (``rag.collection``): answered from the index's own statistics.

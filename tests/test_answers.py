@@ -10,6 +10,7 @@ from rag.corpus import load_corpus
 from rag.prompts import REFUSAL
 from rag.settings import Settings
 from rag.sentences import split_sentences
+from rag.standalone import rewrite
 
 from conftest import SEEDS
 
@@ -56,9 +57,18 @@ class TestExtractiveAnswer:
         sources = {s.rank: s.paper for s in answer.sources}
         cited = {c.n for c in answer.citations}
         for paragraph in answer.text.split("\n\n"):
-            for sentence, n in re.findall(r"(.+?) \[(\d+)\]\s*", paragraph):
+            for shown, n in re.findall(r"(.+?) \[(\d+)\]\s*", paragraph):
                 assert int(n) in cited
-                assert sentence.strip() in split_sentences(sources[int(n)].text)
+                abstract = split_sentences(sources[int(n)].text)
+                # The abstract's own sentence (or two, when one leans on the one before), made to stand alone:
+                # the paper's name leads, openers are dropped and "we" is "the authors"; no other word changes.
+                shown = re.sub(r"^\s*(?:- )?(?:\*\*[^*]+\*\*: )?", "", shown).strip()
+                quotable = {rewrite(s) for s in abstract} | {f"{rewrite(a)} {rewrite(b)}" for a, b in
+                                                             zip(abstract, abstract[1:])}
+                assert shown in quotable
+        for paper_id, quoted in answer.evidence_sentences.items():  # what the abstract panel highlights
+            paper = next(s.paper for s in answer.sources if s.paper_id == paper_id)
+            assert set(quoted) <= set(split_sentences(paper.text))
 
     @pytest.mark.parametrize("question", OUT_OF_CORPUS)
     def test_out_of_corpus_question_is_refused(self, engine, question: str) -> None:

@@ -1,0 +1,96 @@
+"""Answer plans: which of each chosen paper's sentences an answer shows, and in what order, so that the first one
+answers the question ("How is TikZilla trained?" leads with the training sentence, not the field's background).
+
+A paper's sentences are ranked by how well they fit the question (the evidence score) plus how well their role
+fits what the question asks (``rag.roles``): a method question prefers method sentences, a "how much" question
+result sentences with figures, a "which datasets" question the experiments sentence. The lead comes first; the
+others follow in the abstract's own order. Every shown sentence is made to stand on its own (``rag.standalone``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, role
+from rag.standalone import Quote, quote, rewrite
+from rag.types import Evidence, EvidenceSentence
+
+# How much a sentence's role and cue words count against its fit to the question (cosine-blend units, where the
+# evidence scores of one abstract's sentences typically span 0.2–0.3): enough to prefer a method sentence that fits
+# almost as well, never enough to lead with a sentence that does not fit at all.
+ROLE_BONUS = (0.08, 0.04)  # the aspect's first and second wanted role
+WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, whichever sentence words X best
+CUE_BONUS = 0.06
+BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
+
+
+@dataclass
+class PaperPlan:
+    """One paper's part of an answer: its source number, evidence, and the quotes shown (lead first)."""
+
+    n: int
+    evidence: Evidence
+    quotes: list[Quote]
+
+    @property
+    def name(self) -> str:
+        return self.evidence.hit.paper.short_name
+
+    @property
+    def sentences(self) -> list[str]:
+        """The abstract sentences shown (for highlighting them in the abstract)."""
+        return [s.text for q in self.quotes for s in q.sentences]
+
+
+def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "") -> float:
+    """The sentence's evidence score adjusted by how well its role and words fit the question's aspect (``name``:
+    the paper's method name, see ``roles.role``)."""
+    its_role = role(sentence.text, sentence.position, name)
+    score = sentence.score
+    roles = WANTED[wanted]
+    if wanted is Aspect.WHICH and proposes(sentence.text):
+        score += WHICH_BONUS
+    elif its_role in roles:
+        score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
+    cue = ASPECT_CUES.get(wanted)
+    if cue is not None and cue.search(sentence.text):
+        score += CUE_BONUS
+    if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER:
+        score -= BACKGROUND_PENALTY
+    return score
+
+
+def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
+               method_too: bool = False) -> PaperPlan:
+    """Up to ``count`` sentences of the paper: the best fit leads, then those fitting at least ``floor`` (evidence
+    score); and (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it."""
+    name = evidence.hit.paper.short_name
+    ranked = sorted(evidence.sentences, key=lambda s: fit(s, wanted, name), reverse=True)
+    if not ranked:
+        return PaperPlan(n, evidence, [])
+    lead, rest = ranked[0], [s for s in ranked[1:] if s.score >= floor][: count - 1]
+    if method_too and role(lead.text, lead.position, name) is not Role.METHOD:
+        method = next((s for s in sorted(evidence.sentences, key=lambda s: s.position)
+                       if role(s.text, s.position, name) is Role.METHOD), None)
+        if method is not None and method not in rest:
+            rest.append(method)
+    shown: list[EvidenceSentence] = [lead]
+    for sentence in sorted(rest, key=lambda s: s.position):
+        shown.append(sentence)
+    return PaperPlan(n, evidence, _quotes(shown, evidence.sentences))
+
+
+def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence]) -> list[Quote]:
+    """Each shown sentence as a quote, without showing one sentence twice (a quote brings the sentence it leans
+    on, which may be shown anyway)."""
+    quotes: list[Quote] = []
+    seen: set[int] = set()
+    for sentence in shown:
+        if sentence.position in seen:
+            continue
+        made = quote(sentence, abstract)
+        if made.sentences[0].position in seen:  # it leans on a sentence already shown: that one is there
+            made = Quote(rewrite(sentence.text), (sentence,))
+        seen.update(s.position for s in made.sentences)
+        quotes.append(made)
+    return quotes

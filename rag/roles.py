@@ -1,0 +1,140 @@
+"""What an abstract sentence does there: background, problem, method, result or other; and what a question asks for
+(its aspect), so an answer can lead with the sentence of the role the question wants.
+
+Rules over the cue words abstracts are written with ("However, … suffer", "We propose …", "achieves 2.3×"),
+not a trained classifier: they need no model, read the same on any corpus, and a wrong role costs only the order in
+which true sentences are shown (every shown sentence is still the abstract's own, cited).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+
+class Role(str, Enum):
+    BACKGROUND = "background"
+    PROBLEM = "problem"
+    METHOD = "method"
+    RESULT = "result"
+    OTHER = "other"
+
+
+class Aspect(str, Enum):
+    """What a question about a paper wants to learn."""
+
+    METHOD = "method"  # how does it work, what does it do, its components, how is it trained
+    RESULT = "result"  # how much faster, what accuracy, does it outperform
+    DATA = "data"  # which datasets, benchmarks, models it is evaluated on
+    WHY = "why"  # why / what causes / what explains
+    PROBLEM = "problem"  # what problem, what limitation, what motivates it
+    WHICH = "which"  # is there a paper on X, which paper does X: what the paper does
+    ANY = "any"
+
+
+_WE = r"(?:we|this\s+(?:paper|work|study)|the\s+(?:paper|authors))"
+_METHOD = re.compile(
+    rf"\b{_WE}\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|construct|build|formulate|devise|train|"
+    r"employ|leverage|use|adopt|apply|derive)\w*\b|\bour\s+(?:method|approach|framework|model|system|algorithm|"
+    r"technique|pipeline|key\s+idea|design)\b|\b(?:key|main|core)\s+(?:components?|ideas?|insight|modules?)\b|"
+    r"\b(?:consists?|composed|comprises?)\s+of\b|\bis\s+(?:trained|built|implemented|designed)\b|\bby\s+\w+ing\b",
+    re.IGNORECASE)
+_RESULT = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:x\b|×|%|-?fold\b)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|"
+    r"speed-?ups?|achiev\w*|improv(?:es|ed|ement|ements)|gains?|reduc(?:es|ed|tion)|accelerat\w*|"
+    r"(?:experiments?|results?|evaluations?|analys[ie]s|we)\s+(?:\w+\s+){0,3}(?:show|demonstrate|reveal|confirm|"
+    r"indicate|find|found|observe)\w*|our\s+(?:main\s+)?findings?|matches|competitive)\b", re.IGNORECASE)
+_PROBLEM = re.compile(
+    r"\b(?:however|but|yet|although|challeng\w*|limit(?:s|ed|ation|ations)?|suffer\w*|bottleneck\w*|costly|"
+    r"expensive|struggl\w*|fail\w*|lack\w*|problem\w*|issues?|remains?\s+(?:unclear|difficult|open|unexplored|"
+    r"limited|challenging)|difficult\w*|overlook\w*|ignor\w*|hinder\w*|prohibitive|inefficien\w*|unexplored)\b",
+    re.IGNORECASE)
+_WE_DO = re.compile(r"\bwe\s+(?:\w+ly\s+)?(?!(?:show|find|found|demonstrate|observe|argue|believe|hope|note|"
+                    r"conclude|hypothesi[sz]e|report|highlight|expect|discuss)\w*\b)[a-z]+", re.IGNORECASE)
+_STRONG_RESULT = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|(?:experiments?|results?|"
+    r"evaluations?|analys[ie]s)\s+(?:\w+\s+){0,3}(?:show|demonstrate|reveal|confirm|indicate)\w*)\b", re.IGNORECASE)
+_PROPOSES = re.compile(rf"\b{_WE}\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design)\w*\b", re.IGNORECASE)
+_RELEASE = re.compile(r"\b(?:code|data|models?|datasets?|weights|implementation|benchmark)s?\s+(?:\w+\s+){0,3}(?:is|are|"
+                      r"will\s+be)\s+(?:publicly\s+|freely\s+)?(?:available|released|open-?sourced)|\bwill\s+(?:publicly\s+)?"
+                      r"(?:release|open-?source)|\bopen-?sourced\s+at\b|https?://", re.IGNORECASE)
+_FIRST_PERSON = re.compile(rf"\b(?:{_WE}|our|us)\b", re.IGNORECASE)
+
+
+def role(text: str, position: int, name: str = "") -> Role:
+    """The sentence's role in its abstract (``position``: 0 for the abstract's first sentence; ``name``: what the
+    paper calls its method, if known: a sentence with it as a word says what the method does or achieves).
+
+    A sentence saying what the paper does is method before anything else ("To address this limitation, we
+    propose …"); a finding or a figure is a result; a limitation is a problem; an opening sentence that is
+    none of those, or any general statement before the paper speaks in the first person, is background."""
+    named = bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+    if _RELEASE.search(text):  # "Code is available at …", "We will release …": says where, not what
+        return Role.OTHER
+    if _STRONG_RESULT.search(text) and not proposes(text):  # "Experiments show that our model surpasses …"
+        return Role.RESULT
+    if _METHOD.search(text) or ((_WE_DO.search(text) or named) and not _RESULT.search(text)):
+        return Role.METHOD  # "We simulate five months of …", "D2F equips dLLMs with …": what the paper does
+    if _RESULT.search(text) and (position > 0 or named or _FIRST_PERSON.search(text)):
+        return Role.RESULT
+    if _PROBLEM.search(text):
+        return Role.PROBLEM
+    if not _FIRST_PERSON.search(text) and position <= 2:
+        return Role.BACKGROUND
+    return Role.OTHER
+
+
+def proposes(text: str) -> bool:
+    """The sentence says what the paper proposes ("We propose TRIM-KV, …", "This paper presents Omni-View")."""
+    return bool(_PROPOSES.search(text))
+
+
+_ASPECTS = (
+    (Aspect.WHICH, re.compile(r"^\W*(?:(?:\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|any(?:thing|\s+papers?|\s+work)?\s+"
+                              r"(?:on|about|regarding|for)\b|(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
+                              r"(?:find|show|give)\s+(?:me\s+)?(?:a\s+|the\s+)?(?:paper|work)s?\b)|"
+                              r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
+    (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
+                             r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
+                             r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
+                             r"models?\s+and\s+datasets?|evaluat\w*\s+(?:on|with))\b", re.I)),
+    (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
+                               r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
+                               r"by\s+how\s+much|what\s+(?:figure|number)|beats?|compared\s+(?:to|with)\s+baselines?)"
+                               r"\b", re.I)),
+    (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason)",
+                            re.I)),
+    (Aspect.PROBLEM, re.compile(r"\b(?:what\s+(?:problem|issue|limitation|challenge|gap)s?|motivat\w*|"
+                                r"(?:problem|issue|limitation|challenge|gap)s?\s+(?:does|do|did)\b)", re.I)),
+    (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
+                               r"mechanism|approach|method|technique|components?|architecture|idea|trained|"
+                               r"training|objective|loss|works?|exploit\w*|algorithm|strategy|design)\b", re.I)),
+)
+
+
+def aspect(question: str) -> Aspect:
+    """What the question asks of a paper, by its words (the first rule in ``_ASPECTS`` that fits)."""
+    for name, pattern in _ASPECTS:
+        if pattern.search(question):
+            return name
+    return Aspect.ANY
+
+
+# The roles whose sentences answer each aspect, best first.
+WANTED: dict[Aspect, tuple[Role, ...]] = {
+    Aspect.METHOD: (Role.METHOD,),
+    Aspect.RESULT: (Role.RESULT,),
+    Aspect.DATA: (Role.RESULT, Role.METHOD),
+    Aspect.WHY: (Role.RESULT, Role.METHOD),
+    Aspect.PROBLEM: (Role.PROBLEM, Role.BACKGROUND),
+    Aspect.WHICH: (Role.METHOD,),
+    Aspect.ANY: (Role.METHOD, Role.RESULT),
+}
+# Words a sentence answering the aspect tends to hold (beyond its role): names of data, figures, causes.
+ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
+    Aspect.DATA: re.compile(r"\b(?:datasets?|benchmarks?|experiments?\s+on|evaluat\w*\s+(?:on|it\s+on)|"
+                            r"(?:tested|validated|trained)\s+on|apply\s+.*\s+to)\b", re.I),
+    Aspect.RESULT: re.compile(r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\d", re.I),
+    Aspect.WHY: re.compile(r"\b(?:because|due\s+to|rel(?:y|ies)|caus\w*|explain\w*|finding|stem\w*|attribut\w*)\b",
+                           re.I),
+}

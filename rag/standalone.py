@@ -1,0 +1,75 @@
+"""Quotes that stand on their own: an abstract sentence shown outside its abstract keeps its meaning.
+
+- A discourse opener that points back ("However,", "To overcome these challenges,", "In this paper,") is dropped.
+- "we propose X, a …" becomes "X is a …"; any other "we / our / us" becomes "the authors / their / them".
+- A sentence that still leans on the one before it ("This improvement translates to …", "These methods …") brings
+  that sentence along.
+
+Only those words change: names, figures and claims are the abstract's own, and the caller keeps the original
+sentences for highlighting the abstract and for checking citations.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag.types import EvidenceSentence
+
+_BACK = r"(?:this|these|that|those|such|the\s+above|the\s+(?:aforementioned|identified))"
+_OPENER = re.compile(
+    r"^(?:(?:however|moreover|furthermore|additionally|in\s+addition|notably|specifically|importantly|crucially|"
+    r"consequently|therefore|thus|hence|meanwhile|instead|also|in\s+particular|in\s+contrast|by\s+contrast|"
+    r"to\s+this\s+end|in\s+this\s+(?:paper|work|study)|here|in\s+response|as\s+a\s+result|"
+    r"(?:to|in\s+order\s+to)\s+(?:address|overcome|tackle|solve|bridge|fill|mitigate|alleviate|close|remedy|"
+    r"resolve|handle|fix|avoid)\s+(?:\w+\s+){0,2}?" + _BACK + r"(?:\s+[\w-]+){0,3}|"
+    r"(?:building|based|drawing|inspired|motivated|grounded)\s+(?:on|by|from)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
+    r"(?:leveraging|using|exploiting|with)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
+    r"(?:given|despite)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}),\s+)+", re.IGNORECASE)
+# "We propose TRIM-KV, a novel approach that …" → "TRIM-KV is a novel approach that …" (the name: up to six words
+# before the comma, at least one of them a capitalised or name-like word).
+_PROPOSE = re.compile(
+    r"^(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:propose|proposes|introduce|introduces|present|presents|develop|"
+    r"develops|design|designs|construct|constructs)\s+(?P<name>(?:[\w\-().*]+\s+){0,5}?[\w\-().*]*[A-Z0-9][\w\-().*]*)"
+    r"\s*(?:—|--|,)\s+(?P<article>an?|the)\s+", re.IGNORECASE)
+_PRONOUNS = ((re.compile(r"\bWe\b"), "The authors"), (re.compile(r"\bwe\b"), "the authors"),
+             (re.compile(r"\bOur\b"), "Their"), (re.compile(r"\bour\b"), "their"), (re.compile(r"\bus\b"), "them"),
+             (re.compile(r"\bourselves\b"), "themselves"),
+             (re.compile(r"\b(?:This|The present)\s+(?:paper|work|study)\b"), "The paper"),
+             (re.compile(r"\b(?:this|the present)\s+(?:paper|work|study)\b"), "the paper"))
+# Still leaning on the sentence before: "This improvement …", "These methods …", "It …", "… breaks this barrier".
+_LEANS = re.compile(r"^(?:this|these|that|those|such|it|its|they|their|both|the\s+latter|the\s+former|"
+                    r"the\s+(?:above|resulting|same))\b(?!\s+(?:paper|work|study)\b)|"
+                    r"\b(?:this|these|those|such)\s+(?!(?:paper|work|study|article|abstract|end)\b)[a-z]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """What the answer shows (``text``) for the abstract sentences it stands for (``sentences``, abstract order)."""
+
+    text: str
+    sentences: tuple[EvidenceSentence, ...]
+
+
+def rewrite(text: str) -> str:
+    """The sentence without its pointing-back opener, in the third person."""
+    out = _OPENER.sub("", text.strip(), count=1)
+    if match := _PROPOSE.match(out):
+        out = f"{match.group('name')} is {match.group('article')} {out[match.end():]}"
+    for pattern, replacement in _PRONOUNS:
+        out = pattern.sub(replacement, out)
+    return out[:1].upper() + out[1:] if out[:1].islower() and not re.match(r"[a-z]+[A-Z0-9]", out) else out
+
+
+def leans_back(text: str) -> bool:
+    return bool(_LEANS.search(_OPENER.sub("", text.strip(), count=1)))
+
+
+def quote(sentence: EvidenceSentence, abstract: list[EvidenceSentence]) -> Quote:
+    """``sentence`` made to stand on its own; ``abstract``: its paper's sentences (any order), for the sentence it
+    leans on."""
+    if sentence.position > 0 and leans_back(sentence.text):
+        before = next((s for s in abstract if s.position == sentence.position - 1), None)
+        if before is not None:
+            return Quote(f"{rewrite(before.text)} {rewrite(sentence.text)}", (before, sentence))
+    return Quote(rewrite(sentence.text), (sentence,))

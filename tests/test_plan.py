@@ -1,0 +1,88 @@
+"""Answer plans from hand-made evidence: sentence roles, question aspects, quotes that stand alone, and which
+sentence leads an answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.plan import plan_paper
+from rag.roles import Aspect, Role, aspect, role
+from rag.standalone import leans_back, quote, rewrite
+from rag.types import Evidence, EvidenceSentence, Hit, Paper
+
+ABSTRACT = [
+    "Long-context models are essential for many applications.",
+    "However, existing methods suffer from a growing key value cache.",
+    "To address these limitations, we propose RetainGate, a learned retention gate that scores each token.",
+    "We train it on five datasets, including LongBench and RULER.",
+    "This improvement translates to a 2.3x end-to-end speedup.",
+    "Code is available at https://example.org/retaingate.",
+]
+
+
+def _evidence(scores: list[float]) -> Evidence:
+    paper = Paper("retain01", "RetainGate: Learned Token Retention", " ".join(ABSTRACT), "test:1")
+    return Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(ABSTRACT, scores))])
+
+
+@pytest.mark.parametrize(("position", "expected"), [
+    (0, Role.BACKGROUND), (1, Role.PROBLEM), (2, Role.METHOD), (3, Role.METHOD), (4, Role.RESULT), (5, Role.OTHER)])
+def test_each_sentence_gets_the_role_its_cue_words_give(position: int, expected: Role) -> None:
+    assert role(ABSTRACT[position], position) is expected
+
+
+def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
+    assert role("D2F equips dLLMs with block-wise generation.", 4) is Role.OTHER
+    assert role("D2F equips dLLMs with block-wise generation.", 4, name="D2F") is Role.METHOD
+    assert role("Experiments show that our model surpasses NWP systems.", 3) is Role.RESULT  # not "our model"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("How does RetainGate decide which tokens to keep?", Aspect.METHOD),
+    ("How much faster is it?", Aspect.RESULT),
+    ("Which models and datasets?", Aspect.DATA),
+    ("Why do implicit reward models generalize worse?", Aspect.WHY),
+    ("What problem does RCPU solve?", Aspect.PROBLEM),
+    ("Is there anything on weather forecasting?", Aspect.WHICH),
+    ("Tell me about RetainGate.", Aspect.ANY),
+])
+def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
+    assert aspect(question) is expected
+
+
+def test_openers_go_and_a_proposal_reads_in_the_third_person() -> None:
+    assert rewrite(ABSTRACT[1]) == "Existing methods suffer from a growing key value cache."
+    assert rewrite(ABSTRACT[2]) == "RetainGate is a learned retention gate that scores each token."
+    assert rewrite(ABSTRACT[3]) == "The authors train it on five datasets, including LongBench and RULER."
+    assert rewrite("In this paper, we show that our bound is tight.") == "The authors show that their bound is tight."
+
+
+def test_names_and_figures_are_never_changed() -> None:
+    for sentence in ABSTRACT:
+        kept = {w.strip(",.") for w in sentence.split() if any(c.isdigit() or c.isupper() for c in w[1:])}
+        assert kept <= {w.strip(",.") for w in rewrite(sentence).split()}
+
+
+def test_a_sentence_leaning_on_the_one_before_brings_it() -> None:
+    evidence = _evidence([0.1] * 6)
+    assert leans_back(ABSTRACT[4]) and not leans_back(ABSTRACT[2])
+    leaning = quote(evidence.sentences[4], evidence.sentences)
+    assert [s.position for s in leaning.sentences] == [3, 4]
+    assert leaning.text.endswith("This improvement translates to a 2.3x end-to-end speedup.")
+    assert leans_back("The paper breaks this barrier with a simple strategy.")
+
+
+def test_the_sentence_the_question_asks_for_leads_and_the_rest_follow_in_abstract_order() -> None:
+    # The background sentence fits the words best, but a method question leads with the method sentence.
+    plan = plan_paper(1, _evidence([0.50, 0.30, 0.45, 0.35, 0.40, 0.20]), Aspect.METHOD, 2, 0.3)
+    assert plan.quotes[0].sentences[0].position == 2
+    assert [s.position for q in plan.quotes[1:] for s in q.sentences] == sorted(
+        s.position for q in plan.quotes[1:] for s in q.sentences)
+    figures = plan_paper(1, _evidence([0.50, 0.30, 0.45, 0.35, 0.44, 0.20]), Aspect.RESULT, 1, 0.3)
+    assert "2.3x" in figures.quotes[0].text
+    assert set(figures.sentences) <= set(ABSTRACT)  # what the abstract panel highlights is the abstract's own
+
+
+def test_a_code_link_never_leads() -> None:
+    plan = plan_paper(1, _evidence([0.30, 0.30, 0.30, 0.30, 0.30, 0.45]), Aspect.ANY, 1, 0.3)
+    assert plan.quotes[0].sentences[0].position != 5
