@@ -40,7 +40,8 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         if shape.multilingual:  # e5 similarities crowd: compare distances from where they do
             cut = rules.e5_crowd + rules.list_relative_cut * (top - rules.e5_crowd)
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut][: rules.max_list_papers]
-        return Decision(refused=False, chosen=chosen, sentences_per_paper=1)
+        # No paper fits well enough to be listed: nothing to list ("Are there papers on federated learning?").
+        return Decision(refused=not chosen, chosen=chosen, sentences_per_paper=1)
     named = [(n, e) for n, e in numbered if e.names_found]
     # A question about named things: each name's best paper ("Tell me about VeriEquivBench and AutoExperiment"
     # answers from both), and only papers that fit better than the weakest of them.

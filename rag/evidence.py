@@ -46,13 +46,18 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
             text = sentences.texts[row]
             score = float(cosine)
             if wanted:
-                overlap = len(wanted & content_words(text)) / len(wanted)
+                overlap = len(wanted & _with_parts(content_words(text))) / len(wanted)
                 score = blend(score, overlap, weight)
             scored.append(EvidenceSentence(text, score, sentences.positions[row]))
         scored.sort(key=lambda s: s.score, reverse=True)
         named = [n for n, ids in (named_papers or {}).items() if hit.paper.paper_id in ids]
         evidence.append(Evidence(hit=hit, sentences=scored, names_found=named))
     return evidence
+
+
+def _with_parts(words: set[str]) -> set[str]:
+    """A sentence's words and the parts of its hyphenated ones: "calibration-free" answers to "calibration"."""
+    return words | {part for word in words if "-" in word for part in word.split("-") if len(part) > 2}
 
 
 def _multilingual_cosines(question: str, hits: list[Hit], sentences: SentenceIndex) -> dict[str, Any]:

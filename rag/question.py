@@ -13,7 +13,8 @@ from rag.tokens import QUESTION_WORDS, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
 
 _LIST = re.compile(
-    r"^\s*(which|what|list|name|find|show me)\s+(\w+\s+)?(papers|works|studies|articles)\b"
+    r"^\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me)\s+(\w+\s+)?"
+    r"(papers|works|studies|articles|ones)\b"
     r"|\b(are there|any|all|other|several) (\w+ )?(papers|works|studies)\b|哪些(论文|工作|文章)|有没有.*(论文|工作)",
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.

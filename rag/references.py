@@ -36,8 +36,10 @@ _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|the\s+two|these\s+two|those\s+
 _SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
                        r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
                        r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b", re.IGNORECASE)
-# "Which of them …", "Which one …", "Which is cheaper …", but not "Which papers …" (a new list question).
-_CHOICE = re.compile(r"^\s*(?:so\s+|and\s+|ok(?:ay)?,?\s+)?(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
+# "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …" (a
+# new list question).
+_CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
+                     r"(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
                      r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
                      r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
                      r"|can|could)\b)", re.IGNORECASE)
@@ -108,12 +110,14 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     choice = asks_choice and len(listed) >= 2
     named = _named(asked, table, title_words)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
-        pointed = listed[:1] if singular and not plural else listed if plural else []
+        # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it.
+        weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
+        pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
         papers = list(dict.fromkeys([*pointed, *named]))
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if (choice or plural) and len(listed) >= 2:
         return Reference(ReferenceKind.PLURAL, list(listed), question, choice)
-    if singular:
+    if singular or (plural and listed):  # "what does it buy them?" with one paper on the table: its authors
         return Reference(ReferenceKind.PRONOUN, listed[:1], question)
     if not ellipsis and _says_too_little(asked):  # "Which models and datasets?", "how many splits?"
         return Reference(ReferenceKind.PRONOUN, listed[:3], question)
@@ -165,11 +169,17 @@ def _says_too_little(question: str) -> bool:
 
 
 def _recent(table: list[Shown], count: int) -> list[str]:
-    """The latest answered turn's papers; when it has fewer than ``count``, those of the turns before it too."""
+    """The latest answered turn's papers; when it has fewer than ``count``, those of the turns before it too. A
+    list question's answer is its sources in order (the user asked for papers and sees them all): "the two" after
+    "Which papers reduce the KV cache?" are its first two sources, even when the answer cited only one."""
+    from rag.question import analyse
+
     papers: list[str] = []
-    for shown in reversed(table):
+    for i, shown in enumerate(reversed(table)):
         if not shown.refused:
             papers += [pid for pid in shown.listed if pid not in papers]
+            if len(papers) < count and i == 0 and analyse(shown.question).kind.value == "list":
+                papers += [pid for pid in shown.sources if pid not in papers][: count - len(papers)]
             if len(papers) >= count:
                 break
     return papers

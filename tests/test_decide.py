@@ -52,6 +52,12 @@ def test_a_list_keeps_papers_above_its_relative_cut_only() -> None:
     assert _chosen(evidence, "list") == ["b", "c"]
 
 
+def test_a_list_with_no_paper_above_its_cut_is_refused_not_empty() -> None:
+    evidence = [_evidence("a", 0.40), _evidence("b", 0.41)]  # above the evidence floor, under the list floor
+    decision = decide(QuestionShape("list"), evidence, Settings().decision)
+    assert decision.refused and not decision.chosen
+
+
 def test_a_chinese_list_measures_its_cut_from_where_e5_scores_crowd() -> None:
     # e5 cosines of loosely related sentences sit near 0.80: a list keeps papers 75% of the way from there
     # to the best (0.875 here), not from the lower refusal floor (that would be 0.85 and take "b" too).

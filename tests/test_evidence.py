@@ -107,3 +107,12 @@ def test_a_paper_without_sentence_rows_gives_empty_evidence() -> None:
 
 def test_no_hits_gives_no_evidence() -> None:
     assert gather_evidence("What is it about?", QUESTION_VECTOR, [], _index()) == []
+
+
+def test_a_hyphenated_sentence_word_answers_to_its_parts() -> None:
+    # "calibration-free" holds the question's "calibration"; the plain sentence, equally close, does not.
+    vector = _unit(0.6, 0.8, 0.0)
+    rows = [("p", "Tactic is a sparse attention method.", vector), ("p", "Tactic is calibration-free.", vector)]
+    [evidence] = gather_evidence("Which works without calibration?", QUESTION_VECTOR, [_hit("p")], _index(rows))
+    assert evidence.sentences[0].text == rows[1][1]
+    assert evidence.sentences[0].score > evidence.sentences[1].score

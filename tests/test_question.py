@@ -109,3 +109,11 @@ def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
     from rag.tokens import topic_query
 
     assert topic_query(question) == topic
+
+
+@pytest.mark.parametrize("question", ["ok, which ones are about chemistry then?", "Which ones use diffusion?"])
+def test_which_ones_asks_for_a_list(question: str) -> None:
+    from rag.question import analyse
+    from rag.types import QuestionKind
+
+    assert analyse(question).kind is QuestionKind.LIST

@@ -63,6 +63,23 @@ class TestResolve:
         table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
         assert ref("Which of the two needs less memory?", table).paper_ids == ["tactic", "trim"]
 
+    def test_the_two_after_a_list_that_cited_one_are_its_first_two_sources(self) -> None:
+        listed_one = Shown("Which papers reduce the KV cache?", sources=["trim", "tactic", "jig"], cited=["trim"])
+        assert ref("How do the two decide which tokens to keep?", [listed_one]).paper_ids == ["trim", "tactic"]
+
+    def test_they_beside_a_name_are_its_authors_not_every_paper_listed(self) -> None:
+        found = ref("In the jigsaw one, how do they avoid tuning?", [LIST])
+        assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["jig"])
+
+    def test_they_with_one_paper_on_the_table_points_at_it(self) -> None:
+        table = [Shown("Is there a paper on central vision?", ["sig", "jig"], ["sig"])]
+        found = ref("What does focusing on central vision buy them?", table)
+        assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])
+
+    def test_a_choice_may_follow_a_condition(self) -> None:
+        found = ref("If my reward model is noisy, which of the two should I read first?", [LIST])
+        assert found.choice and found.paper_ids == ["tactic", "d2f"]
+
     def test_a_refusal_puts_nothing_on_the_table(self) -> None:
         refused = Shown("How do I bake bread?", sources=["jig"], refused=True)
         assert last_answered([LIST, refused]) is LIST
