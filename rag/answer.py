@@ -9,7 +9,7 @@ from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, REFUSAL, R
                          REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
-from rag.roles import aspect
+from rag.roles import Aspect, aspect
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
 
@@ -43,8 +43,10 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         plans = [plan_paper(n, item, wanted, 1, 1.0) for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
     per_paper = 1 if kind is QuestionKind.LIST else decision.sentences_per_paper
+    if kind is QuestionKind.LIST:  # "Which papers …?": each line says what the paper does
+        wanted = Aspect.WHICH
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
-                        method_too=i == 0 and kind is QuestionKind.SINGLE)
+                        method_too=(i == 0 and kind is QuestionKind.SINGLE) or kind is QuestionKind.COMPARISON)
              for i, (n, item) in enumerate(decision.chosen)]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.LIST:

@@ -21,6 +21,7 @@ from rag.types import Evidence, EvidenceSentence
 ROLE_BONUS = (0.08, 0.04)  # the aspect's first and second wanted role
 WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, whichever sentence words X best
 CUE_BONUS = 0.06
+RELATIVE_REST = 0.8  # a sentence fitting this share of the lead's fit is shown beside it, whatever its score
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
 
 
@@ -62,22 +63,23 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "") -> float:
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False) -> PaperPlan:
-    """Up to ``count`` sentences of the paper: the best fit leads, then those fitting at least ``floor`` (evidence
-    score); and (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it."""
+    """Up to ``count`` sentences of the paper: the best fit leads ("Is there a paper on X?": what the paper
+    proposes), then those fitting at least ``floor`` (evidence score) or nearly as well as the lead; and
+    (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it."""
     name = evidence.hit.paper.short_name
-    ranked = sorted(evidence.sentences, key=lambda s: fit(s, wanted, name), reverse=True)
+    fits = {s.position: fit(s, wanted, name) for s in evidence.sentences}
+    ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
     if not ranked:
         return PaperPlan(n, evidence, [])
-    lead, rest = ranked[0], [s for s in ranked[1:] if s.score >= floor][: count - 1]
-    if method_too and role(lead.text, lead.position, name) is not Role.METHOD:
-        method = next((s for s in sorted(evidence.sentences, key=lambda s: s.position)
-                       if role(s.text, s.position, name) is Role.METHOD), None)
-        if method is not None and method not in rest:
-            rest.append(method)
-    shown: list[EvidenceSentence] = [lead]
-    for sentence in sorted(rest, key=lambda s: s.position):
-        shown.append(sentence)
-    return PaperPlan(n, evidence, _quotes(shown, evidence.sentences))
+    in_order = sorted(evidence.sentences, key=lambda s: s.position)
+    proposal = next((s for s in in_order if proposes(s.text)), None) or next(
+        (s for s in in_order if role(s.text, s.position, name) is Role.METHOD), None)
+    lead = proposal if wanted is Aspect.WHICH and proposal is not None else ranked[0]
+    near = RELATIVE_REST * fits[lead.position]
+    rest = [s for s in ranked if s is not lead and (s.score >= floor or fits[s.position] >= near)][: count - 1]
+    if method_too and proposal is not None and proposal is not lead and proposal not in rest:
+        rest.append(proposal)
+    return PaperPlan(n, evidence, _quotes([lead, *sorted(rest, key=lambda s: s.position)], evidence.sentences))
 
 
 def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence]) -> list[Quote]:
