@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +17,7 @@ from rag import prompts
 from rag.question import names_in, wants_comparison
 from rag.topics import (FUNCTION_WORDS, CorpusStats, by_area, keyword_counts, method_sentence, one_blas_thread,
                         stats_for, words)
-from rag.types import Answer, Citation, Source
+from rag.types import Answer, Citation, CollectionGroup, CollectionStats, Source
 
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
@@ -87,26 +87,6 @@ class CollectionIntent:
 
 
 @dataclass
-class CollectionGroup:
-    label: str
-    count: int
-    paper_ids: list[str]
-    kind: str = "area"  # "area", "topic" (a cluster of the paper vectors), "none" (papers without an area)
-
-
-@dataclass
-class CollectionStats:
-    """What a chart of the answer shows: groups of papers (a click narrows to a group's papers)."""
-
-    kind: str
-    total: int  # indexed papers
-    groups: list[CollectionGroup]
-    topic: str | None = None
-    matched: list[str] = field(default_factory=list)  # the papers mentioning the topic (count, trends)
-    method: str = ""  # how groups and matches were made, in words
-
-
-@dataclass
 class CollectionAnswer:
     answer: Answer
     stats: CollectionStats
@@ -172,7 +152,7 @@ def answer_collection(question: str, intent: CollectionIntent, retriever: Hybrid
     answer = Answer(question=question, text=text, refused=False,
                     citations=writer.citations, sources=writer.sources, backend="collection",
                     query=intent.topic or question, ranked_paper_ids=[s.paper_id for s in writer.sources],
-                    evidence_sentences=writer.quoted)
+                    evidence_sentences=writer.quoted, chart=chart)
     answer.timings_ms["total"] = (time.perf_counter() - started) * 1000
     return CollectionAnswer(answer, chart)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -132,6 +132,33 @@ class Source:
 
 
 @dataclass
+class CollectionGroup:
+    label: str
+    count: int
+    paper_ids: list[str]
+    kind: str = "area"  # "area", "topic" (a cluster of the paper vectors), "none" (papers without an area)
+
+
+@dataclass
+class CollectionStats:
+    """A collection answer's chart: groups of papers (a click narrows to a group's papers)."""
+
+    kind: str  # the question's: "areas" | "count" | "trends"
+    total: int  # indexed papers
+    groups: list[CollectionGroup]
+    topic: str | None = None
+    matched: list[str] = field(default_factory=list)  # the papers mentioning the topic (count, trends)
+    method: str = ""  # how groups and matches were made, in words
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CollectionStats:
+        return cls(**{**data, "groups": [CollectionGroup(**group) for group in data.get("groups", [])]})
+
+
+@dataclass
 class Answer:
     question: str
     text: str
@@ -148,6 +175,7 @@ class Answer:
     query: str = ""  # what retrieval searched for (the standalone form of a follow-up)
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)  # paper id → sentences quoted/supporting
     corrections: dict[str, str] = field(default_factory=dict)  # question word (a typo) → corpus word searched for
+    chart: CollectionStats | None = None  # a question about the collection: papers per group (in JSON if set)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,7 +190,7 @@ class Answer:
             "total_sentences": self.total_sentences,
             "notice": self.notice,
             "corrections": self.corrections,
-        }
+        } | ({"chart": self.chart.to_json()} if self.chart else {})
 
 
 @dataclass

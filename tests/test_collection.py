@@ -277,3 +277,19 @@ def test_a_topic_matches_in_any_word_form(engine) -> None:
     assert stats.mentions("Diffusion Models")[:2] == (about, phrased)  # neither case nor plurals matter
     assert stats.mentions("diffusion-model")[0] == phrased  # a hyphenated compound is one phrase
     assert stats.mentions("monsoon") == ([], [], ["monsoon"])
+
+
+def test_the_chart_rides_on_the_answer_and_survives_json_and_the_saved_history(engine) -> None:
+    from rag.types import CollectionStats
+    from ui.history import StoredTurn
+
+    answer = engine.ask("How many papers deal with diffusion models?")
+    chart = answer.chart
+    assert chart is not None and chart.kind == "count" and chart.topic == "diffusion models" and chart.groups
+    assert sum(g.count for g in chart.groups) == len(chart.matched)
+    assert CollectionStats.from_json(answer.to_json()["chart"]) == chart  # `rag ask --json`, `rag chat --json`
+    stored = StoredTurn.from_json(StoredTurn.from_answer(answer).to_json())
+    assert stored.chart == chart and stored.to_answer({}).chart == chart
+    plain = engine.ask("What is TRIM-KV?")
+    assert plain.chart is None and "chart" not in plain.to_json()  # an answer about papers keeps its JSON shape
+    assert "chart" not in StoredTurn.from_answer(plain).to_json()

@@ -1,7 +1,8 @@
 """Conversations kept across page reloads and server restarts: one JSON file each, written atomically.
 
 A stored turn keeps what the page needs to show it again and what a follow-up needs (the cited paper
-ids): question, answer text, refusal, notice, citations, sources and the supporting sentences.
+ids): question, answer text, refusal, notice, citations, sources, the supporting sentences and, for a question
+about the collection, its chart (papers per group).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from rag.answer import spelling_note
 from rag.errors import RagError
-from rag.types import Answer, Citation, Paper, Source
+from rag.types import Answer, Citation, CollectionStats, Paper, Source
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ class StoredTurn:
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)
     compare_ids: list[str] = field(default_factory=list)
     corrections: dict[str, str] = field(default_factory=dict)
+    chart: CollectionStats | None = None
 
     @classmethod
     def from_answer(cls, answer: Answer, compare_ids: list[str] | None = None) -> StoredTurn:
@@ -63,7 +65,7 @@ class StoredTurn:
             backend=answer.backend, citations=list(answer.citations),
             sources=list(answer.sources),
             evidence_sentences={k: list(v) for k, v in answer.evidence_sentences.items()},
-            compare_ids=list(compare_ids or []), corrections=dict(answer.corrections),
+            compare_ids=list(compare_ids or []), corrections=dict(answer.corrections), chart=answer.chart,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -72,7 +74,7 @@ class StoredTurn:
             "backend": self.backend, "citations": [c.to_json() for c in self.citations],
             "sources": [s.to_json(abstract=False) for s in self.sources], "evidence_sentences": self.evidence_sentences,
             "compare_ids": self.compare_ids, "corrections": self.corrections,
-        }
+        } | ({"chart": self.chart.to_json()} if self.chart else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StoredTurn:
@@ -84,6 +86,7 @@ class StoredTurn:
             evidence_sentences={str(k): [str(s) for s in v] for k, v in (data.get("evidence_sentences") or {}).items()},
             compare_ids=[str(p) for p in data.get("compare_ids", [])],
             corrections={str(k): str(v) for k, v in (data.get("corrections") or {}).items()},
+            chart=CollectionStats.from_json(data["chart"]) if data.get("chart") else None,
         )
 
     def to_answer(self, papers: dict[str, Paper]) -> Answer:
@@ -92,7 +95,7 @@ class StoredTurn:
         return Answer(question=self.question, text=self.answer, refused=self.refused, citations=list(self.citations),
                       sources=sources, backend=self.backend, notice=self.notice,
                       evidence_sentences={k: list(v) for k, v in self.evidence_sentences.items()},
-                      corrections=dict(self.corrections))
+                      corrections=dict(self.corrections), chart=self.chart)
 
 
 @dataclass
