@@ -4,6 +4,7 @@ sources then the cited answer, open a citation, compare two papers, reload, and 
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import time
 from collections.abc import Iterator
@@ -37,12 +38,13 @@ WATCH = """() => {
 }"""
 
 
-# The answer is complete: a new bot message that carries [n] links and no longer a progress line.
+# The answer is complete: a new bot message that carries [n] links and no longer a progress line, and the
+# question box offers Ask again (no Stop): the turn is over, so the next question is not "still answering".
 DONE = """(before) => {
   const bots = document.querySelectorAll('[data-testid="bot"]');
   const last = bots[bots.length - 1];
   return bots.length > before && window.__seen.answer && last.querySelector('a[href*="#cite-"]') !== null
-    && !/Searching the papers|writing the answer/.test(last.innerText);
+    && !/Searching the papers|writing the answer/.test(last.innerText) && !document.querySelector('#question .stop-button');
 }"""
 
 
@@ -176,6 +178,54 @@ class TestChat:
         headers = [h.strip() for h in table.locator("th").all_inner_texts()]
         assert headers == ["paper", "problem", "method", "key result"]
         assert table.locator("tbody tr").count() == 2
+
+    def test_a_collection_question_shows_a_chart_a_click_narrows_to_a_group(self, page: Any, seed_app: RunningApp,
+                                                                            tmp_path: Path) -> None:
+        question = "Which research areas have the most papers?"
+        groups = seed_app.engine.ask(question).chart.groups
+        open_page(page, seed_app.url)
+        new_conversation(page)
+        ask(page, question)
+        bars = page.locator("#collection-chart button.bar-row")
+        sync_api.expect(bars).to_have_count(len(groups))
+        assert [b.strip() for b in page.locator("#collection-chart .bar-label").all_inner_texts()] == \
+            [g.label for g in groups]
+        assert page.locator("#collection-chart .bar-count").first.inner_text() == str(groups[0].count)
+        page.screenshot(path=str(tmp_path / "collection-chart.png"), full_page=True)
+        group = groups[1]
+        bars.nth(1).click()
+        listed = page.locator("#chart-papers label")
+        sync_api.expect(listed).to_have_count(group.count)
+        papers = seed_app.engine.papers()
+        expected = sorted(p.display_title for p in papers if p.paper_id in group.paper_ids)
+        assert sorted(t.strip() for t in listed.all_inner_texts()) == expected
+        sync_api.expect(bars.nth(1)).to_have_class(re.compile(r"\bselected\b"))
+        assert group.label in page.locator("#chart-papers").inner_text()
+        listed.first.click()
+        sync_api.expect(page.locator("#paper-panel h3")).to_contain_text(listed.first.inner_text().strip()[:30])
+        page.reload(wait_until="domcontentloaded")  # a reopened conversation shows its chart again
+        sync_api.expect(page.locator("#collection-chart button.bar-row")).to_have_count(len(groups))
+        ask(page, "What is TRIM-KV?")
+        sync_api.expect(page.locator("#chart-box")).to_be_hidden()  # an answer about papers has no chart
+
+    def test_suggested_questions_are_asked_when_clicked(self, page: Any, seed_app: RunningApp) -> None:
+        open_page(page, seed_app.url)
+        new_conversation(page)
+        sync_api.expect(page.locator("#suggestions")).to_be_hidden()
+        ask(page, "What is TRIM-KV?")
+        offered = page.locator("#suggestions button.suggestion:visible")
+        sync_api.expect(offered.first).to_be_visible()
+        texts = [t.strip() for t in offered.all_inner_texts()]
+        assert 2 <= len(texts) <= 3 and "How does TRIM-KV work?" in texts
+        answers = page.locator('[data-testid="bot"]').count()
+        page.evaluate(WATCH)
+        offered.filter(has_text="How does TRIM-KV work?").click()
+        page.wait_for_function(DONE, arg=answers)
+        assert page.locator('[data-testid="user"]').last.inner_text().strip() == "How does TRIM-KV work?"
+        last = page.locator('[data-testid="bot"]').last
+        assert "TRIM-KV" in last.inner_text() and last.locator('a[href*="#cite-"]').count() >= 1
+        sync_api.expect(page.locator("#suggestions button.suggestion:visible").first).to_be_visible()
+        assert "How does TRIM-KV work?" not in page.locator("#suggestions").inner_text()  # not offered again
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rag.types import Answer, Citation, Paper, Source
+from rag.types import Answer, Citation, CollectionGroup, CollectionStats, Paper, Source
+from ui.chart import chart_html, group_papers
 from ui.catalog import Catalog
 from ui.conversations import Conversations, answer_message, chat_messages
 from ui.history import (Conversation, ConversationError, ConversationStore, StoredTurn, export_json,
@@ -232,3 +233,23 @@ class TestConversations:
         turn = StoredTurn.from_answer(answer())
         turn.refused = True
         assert "#cite-" not in answer_message(turn, 0)
+
+
+class TestChart:
+    def stats(self) -> CollectionStats:
+        groups = [CollectionGroup("generative <b>models</b>", 2, ["qCaq3jGb0S", "gone"]),
+                  CollectionGroup("(no area) video, diffusion", 1, ["x"], kind="topic")]
+        return CollectionStats("areas", 36, groups)
+
+    def test_bars_are_escaped_scaled_and_numbered_by_group(self) -> None:
+        html = chart_html(self.stats(), selected=1)
+        assert "<b>" not in html and "generative &lt;b&gt;models&lt;/b&gt;" in html
+        assert html.count('data-group="') == 2 and 'data-group="1"' in html
+        assert "width:100.0%" in html and "width:50.0%" in html
+        assert html.count("selected") == 1 and "Papers per area (36 indexed)" in html
+
+    def test_a_bar_narrows_to_its_papers_by_title(self) -> None:
+        heading, choices = group_papers(self.stats(), 0, {"qCaq3jGb0S": paper()})
+        assert heading == "generative <b>models</b>: 2 papers"  # a Radio label: shown as text
+        assert choices == [(paper().title, "qCaq3jGb0S")]  # a paper no longer indexed is left out
+        assert group_papers(self.stats(), 5, {}) == ("", [])

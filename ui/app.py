@@ -9,7 +9,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from rag.errors import RagError
 from rag.settings import Settings, apply_offline_env
 from rag.types import Source
 from ui.catalog import Catalog
+from ui import explore
 from ui.conversations import Conversations, OpenConversation, answer_message, chat_messages, source_views
 from ui.history import ConversationStore, StoredTurn, export_json, export_markdown, scratch_dir, write_atomic
 from ui.layout import PANEL_HINT, ask_ready, build_layout
@@ -139,7 +140,7 @@ class ChatApp:
         markdown_file, json_file = self.exports(conversation)
         return {"chat": chat_messages(conversation.record), "conversation": conversation.id, "sources": radio,
                 "paper": PANEL_HINT, "selector": self.dropdown(conversation.id), "export_md": markdown_file,
-                "export_json": json_file}
+                "export_json": json_file} | explore.updates(conversation.record, self.catalog.by_id())
 
     # -- a turn -----------------------------------------------------------------------------
     def turn(self, question: str, conversation_id: str | None, backend: str, top_k: float, show_scores: bool,
@@ -154,14 +155,16 @@ class ChatApp:
             gr.Warning("Still answering the previous question in this conversation.")
             return
         try:
-            yield from self._answer(conversation, question, backend, int(top_k), show_scores,
-                                    picked if restrict and picked else None, compare_ids)
-            yield {"question": ask_ready()}
+            final = yield from self._answer(conversation, question, backend, int(top_k), show_scores,
+                                            picked if restrict and picked else None, compare_ids)
         finally:
             conversation.lock.release()
+        # Sent after the release: a suggestion clicked the moment it shows is not "still answering".
+        yield (final or {}) | {"question": ask_ready()}
 
     def _answer(self, conversation: OpenConversation, question: str, backend: str, top_k: int, show_scores: bool,
-                paper_ids: list[str] | None, compare_ids: list[str] | None) -> Iterator[dict[str, Any]]:
+                paper_ids: list[str] | None, compare_ids: list[str] | None) -> Generator[dict[str, Any], None, dict | None]:
+        """The turn's updates as it goes; returns the last one (the checked answer), for ``turn`` to send."""
         session, index = conversation.session, len(conversation.record.turns)
         session.backend, session.top_k, session.paper_ids = backend, top_k, paper_ids
         messages = chat_messages(conversation.record) + [
@@ -169,7 +172,7 @@ class ChatApp:
             {"role": "assistant", "content": "*Searching the papers…*"}]
         yield {"chat": snapshot(messages), "question": gr.Textbox(value="", submit_btn=False, stop_btn="Stop"),
                "conversation": conversation.id, "paper": PANEL_HINT,
-               "sources": gr.Radio(choices=[], value=None, label="Sources")}
+               "sources": gr.Radio(choices=[], value=None, label="Sources")} | explore.hidden()
         streamed, ranks, shown_at = "", [], 0.0
         try:
             for event in session.stream(question, compare_ids=compare_ids):
@@ -189,9 +192,10 @@ class ChatApp:
                     turn = self.conversations.record(conversation, event.answer, compare_ids)
                     messages[-1]["content"] = answer_message(turn, index)
                     markdown_file, json_file = self.exports(conversation)
-                    yield {"chat": snapshot(messages), "selector": self.dropdown(conversation.id), "export_md": markdown_file,
-                           "export_json": json_file,
-                           "sources": self.sources_radio(source_views(turn), index, show_scores, turn.refused)}
+                    return {"chat": snapshot(messages), "selector": self.dropdown(conversation.id), "export_md": markdown_file,
+                            "export_json": json_file,
+                            "sources": self.sources_radio(source_views(turn), index, show_scores, turn.refused)
+                            } | explore.updates(conversation.record, self.catalog.by_id())
         except RagError as exc:
             messages[-1]["content"] = error_markdown(str(exc))
             yield {"chat": snapshot(messages)}

@@ -10,6 +10,7 @@ from typing import Any
 
 import gradio as gr
 
+from ui import explore
 from ui.catalog import Catalog
 from ui.conversations import source_views
 from ui.evaluation import build_eval_tab
@@ -28,7 +29,7 @@ def ask_ready() -> Any:
     return gr.Textbox(submit_btn="Ask", stop_btn=False)
 
 
-SHOWN = ("chat", "conversation", "sources", "paper", "selector", "export_md", "export_json")
+SHOWN = ("chat", "conversation", "sources", "paper", "selector", "export_md", "export_json", *explore.NAMES)
 TURN = SHOWN + ("question",)
 
 
@@ -79,6 +80,7 @@ def _chat_tab(c: dict[str, Any], examples: list[str], hint: str) -> None:
                             "Follow-ups refer to earlier answers.")
             c["question"] = gr.Textbox(placeholder="Ask a question, e.g. What is TRIM-KV?", show_label=False,
                                        submit_btn="Ask", elem_id="question", autofocus=True, max_lines=4)
+            explore.build(c)
         with gr.Column(scale=3, min_width=320):
             c["sources"] = gr.Radio([], label="Sources", elem_id="sources")
             c["paper"] = gr.Markdown(hint, latex_delimiters=LATEX_DELIMITERS, elem_id="paper-panel",
@@ -130,7 +132,7 @@ def _wire_chat(app: Any, c: dict[str, Any]) -> None:
 
     picked = c["chat"].example_select(example, None, c["question"], api_visibility="private").then(
         turn, asking, _outputs(c, TURN), api_visibility="private")
-    c["answering"] = [asked, picked]
+    c["answering"] = [asked, picked, *explore.wire(app, c, turn, asking, _outputs(c, TURN))]
 
     def open_source(value: str | None, conversation_id: str | None) -> str:
         if not value:
