@@ -64,6 +64,8 @@ CSS = """
 #chat table { table-layout: auto; }
 #chat th, #chat td { min-width: 6.5em; word-break: normal; overflow-wrap: normal; hyphens: auto; }
 #chat td:first-child { min-width: 7.5em; font-weight: 600; }
+#suggestions { flex-wrap: wrap; gap: 6px; }
+#suggestions button.suggestion { flex: 0 1 auto; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 """
 
 
