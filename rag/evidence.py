@@ -28,11 +28,12 @@ def blend(cosine: float, overlap: float, lexical_weight: float) -> float:
 
 def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentences: SentenceIndex,
                     named_papers: dict[str, list[str]] | None = None, multilingual: bool = False,
-                    lexical_weight: float | None = None) -> list[Evidence]:
+                    lexical_weight: float | None = None, word_parts: bool = False) -> list[Evidence]:
     """``vector``: the question's embedding; ``sentences``: the retriever's ``SentenceIndex``;
     ``named_papers``: each distinctive name of the question → the papers that contain it (on topic);
     ``multilingual``: score with multilingual-e5 (embedding the retrieved papers' sentences now);
-    ``lexical_weight``: see ``blend`` (default: the settings')."""
+    ``lexical_weight``: see ``blend`` (default: the settings'); ``word_parts``: a sentence's hyphenated word also
+    counts as its parts ("calibration-free" holds "calibration")."""
     weight = AnswerSettings().lexical_weight if lexical_weight is None else lexical_weight
     wanted = content_words(question)
     cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
@@ -46,7 +47,8 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
             text = sentences.texts[row]
             score = float(cosine)
             if wanted:
-                overlap = len(wanted & _with_parts(content_words(text))) / len(wanted)
+                words = content_words(text)
+                overlap = len(wanted & (_with_parts(words) if word_parts else words)) / len(wanted)
                 score = blend(score, overlap, weight)
             scored.append(EvidenceSentence(text, score, sentences.positions[row]))
         scored.sort(key=lambda s: s.score, reverse=True)

@@ -154,8 +154,10 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     names, sentences = retriever.names, retriever.sentences
     weight = settings.answer.lexical_weight
     named_papers = {n: names.papers_mentioning(n) for n in names.distinctive_names(turn.query)}
+    # A turn about papers on the table is not refused for a weak match, so it may read "calibration-free" as
+    # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
     turn.evidence = gather_evidence(turn.query, turn.vector, turn.hits, sentences, named_papers,
-                                    turn.shape.multilingual, lexical_weight=weight)
+                                    turn.shape.multilingual, lexical_weight=weight, word_parts=bool(turn.on_table))
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
         for i, item in enumerate(turn.evidence):
             if item.hit.part is not None:

@@ -76,7 +76,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
         (s for s in in_order if role(s.text, s.position, name) is Role.METHOD), None)
     lead = proposal if wanted is Aspect.WHICH and proposal is not None else ranked[0]
     near = RELATIVE_REST * fits[lead.position]
-    rest = [s for s in ranked if s is not lead and (s.score >= floor or fits[s.position] >= near)][: count - 1]
+    # Beside the lead, the sentences that fit the question best (the role only chose the lead).
+    rest = [s for s in sorted(evidence.sentences, key=lambda s: s.score, reverse=True)
+            if s is not lead and (s.score >= floor or fits[s.position] >= near)][: count - 1]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
     return PaperPlan(n, evidence, _quotes([lead, *sorted(rest, key=lambda s: s.position)], evidence.sentences))

@@ -100,7 +100,9 @@ _ASPECTS = (
                              r"models?\s+and\s+datasets?|evaluat\w*\s+(?:on|with))\b", re.I)),
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
-                               r"by\s+how\s+much|what\s+(?:figure|number)|beats?|compared\s+(?:to|with)\s+baselines?)"
+                               r"by\s+how\s+much|what\s+(?:figure|number)|beats?|compared\s+(?:to|with)\s+baselines?|"
+                               r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
+                               r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|obtain|report|get|score))"
                                r"\b", re.I)),
     (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason)",
                             re.I)),

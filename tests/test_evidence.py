@@ -109,10 +109,13 @@ def test_no_hits_gives_no_evidence() -> None:
     assert gather_evidence("What is it about?", QUESTION_VECTOR, [], _index()) == []
 
 
-def test_a_hyphenated_sentence_word_answers_to_its_parts() -> None:
+def test_on_the_table_a_hyphenated_sentence_word_answers_to_its_parts() -> None:
     # "calibration-free" holds the question's "calibration"; the plain sentence, equally close, does not.
     vector = _unit(0.6, 0.8, 0.0)
     rows = [("p", "Tactic is a sparse attention method.", vector), ("p", "Tactic is calibration-free.", vector)]
-    [evidence] = gather_evidence("Which works without calibration?", QUESTION_VECTOR, [_hit("p")], _index(rows))
+    [evidence] = gather_evidence("Which works without calibration?", QUESTION_VECTOR, [_hit("p")], _index(rows),
+                                 word_parts=True)
     assert evidence.sentences[0].text == rows[1][1]
     assert evidence.sentences[0].score > evidence.sentences[1].score
+    [as_written] = gather_evidence("Which works without calibration?", QUESTION_VECTOR, [_hit("p")], _index(rows))
+    assert as_written.sentences[0].score == as_written.sentences[1].score  # only for papers on the table
