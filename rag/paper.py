@@ -11,8 +11,11 @@ from typing import Any
 from rag.clean import content_hash, display_text, normalise, search_text
 
 # Where an abstract names its method: "we propose TRIM-KV, …", "we introduce Visual Jigsaw, …".
-_PROPOSES = re.compile(r"\b(?:we|this (?:paper|work)) (?:propose|introduce|present|develop)s?\s+([^,.;:]{2,60})",
-                       re.IGNORECASE)
+_PROPOSES = re.compile(r"\b(?:we|this (?:paper|work)) (?:(?:also|further|then|first|\w+ly) )?(?:propose|introduce|"
+                       r"present|develop)s?\s+([^,.;:]{2,60})", re.IGNORECASE)
+# "… a strategy named discrete diffusion forcing (D2F)", "dubbed BANZ-FS": the name the abstract gives its method.
+_NAMED = re.compile(r"\b(?:named|called|dubbed|termed|coined)\s+(?:[^,.;:()]{2,60}?\s*\(([^()\s]{2,20})\)|"
+                    r"([^\s,.;:()]{2,30}))")
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,8 @@ class Paper:
     @cached_property
     def short_name(self) -> str:
         """What an answer calls the paper: the name its title gives the method ("SIGMark: …" → "SIGMark"), else
-        the name its abstract proposes ("We propose TRIM-KV, …"), else the whole title (never cut mid-word)."""
+        the name its abstract proposes ("We propose TRIM-KV, …") or gives ("a strategy named … (D2F)"), else the
+        whole title (never cut mid-word)."""
         from rag.question import names_in
 
         head, colon, _ = self.display_title.partition(":")
@@ -62,6 +66,9 @@ class Paper:
                 return names[0]
             if capitalised and len(capitalised.split()) <= 3:  # "we propose Tactic, a …", "we introduce Visual Jigsaw"
                 return capitalised
+        named = _NAMED.search(self.text)
+        if named and names_in(name := named.group(1) or named.group(2)):
+            return name
         return self.display_title
 
     @cached_property

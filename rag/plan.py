@@ -63,8 +63,8 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "") -> float:
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False) -> PaperPlan:
-    """Up to ``count`` sentences of the paper: the best fit leads ("Is there a paper on X?": what the paper
-    proposes), then those fitting at least ``floor`` (evidence score) or nearly as well as the lead; and
+    """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
+    ``count`` best sentences for the question that reach ``floor`` (evidence score) or nearly the lead's fit; and
     (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it."""
     name = evidence.hit.paper.short_name
     fits = {s.position: fit(s, wanted, name) for s in evidence.sentences}
@@ -76,9 +76,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
         (s for s in in_order if role(s.text, s.position, name) is Role.METHOD), None)
     lead = proposal if wanted is Aspect.WHICH and proposal is not None else ranked[0]
     near = RELATIVE_REST * fits[lead.position]
-    # Beside the lead, the sentences that fit the question best (the role only chose the lead).
-    rest = [s for s in sorted(evidence.sentences, key=lambda s: s.score, reverse=True)
-            if s is not lead and (s.score >= floor or fits[s.position] >= near)][: count - 1]
+    # Beside the lead, the ``count`` sentences that fit the question best (the role only chose the lead).
+    best = sorted(evidence.sentences, key=lambda s: s.score, reverse=True)[:count]
+    rest = [s for s in best if s is not lead and (s.score >= floor or fits[s.position] >= near)]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
     return PaperPlan(n, evidence, _quotes([lead, *sorted(rest, key=lambda s: s.position)], evidence.sentences))

@@ -33,8 +33,9 @@ class Aspect(str, Enum):
 
 
 _WE = r"(?:we|this\s+(?:paper|work|study)|the\s+(?:paper|authors))"
+_ADVERB = r"(?:(?:also|further|then|first|\w+ly)\s+)?"  # "we further propose", "we then train"
 _METHOD = re.compile(
-    rf"\b{_WE}\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|construct|build|formulate|devise|train|"
+    rf"\b{_WE}\s+{_ADVERB}(?:propose|introduce|present|develop|design|construct|build|formulate|devise|train|"
     r"employ|leverage|use|adopt|apply|derive)\w*\b|\bour\s+(?:method|approach|framework|model|system|algorithm|"
     r"technique|pipeline|key\s+idea|design)\b|\b(?:key|main|core)\s+(?:components?|ideas?|insight|modules?)\b|"
     r"\b(?:consists?|composed|comprises?)\s+of\b|\bis\s+(?:trained|built|implemented|designed)\b|\bby\s+\w+ing\b",
@@ -49,12 +50,12 @@ _PROBLEM = re.compile(
     r"expensive|struggl\w*|fail\w*|lack\w*|problem\w*|issues?|remains?\s+(?:unclear|difficult|open|unexplored|"
     r"limited|challenging)|difficult\w*|overlook\w*|ignor\w*|hinder\w*|prohibitive|inefficien\w*|unexplored)\b",
     re.IGNORECASE)
-_WE_DO = re.compile(r"\bwe\s+(?:\w+ly\s+)?(?!(?:show|find|found|demonstrate|observe|argue|believe|hope|note|"
+_WE_DO = re.compile(rf"\b{_WE}\s+{_ADVERB}(?!(?:show|find|found|demonstrate|observe|argue|believe|hope|note|"
                     r"conclude|hypothesi[sz]e|report|highlight|expect|discuss)\w*\b)[a-z]+", re.IGNORECASE)
 _STRONG_RESULT = re.compile(
     r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|(?:experiments?|results?|"
     r"evaluations?|analys[ie]s)\s+(?:\w+\s+){0,3}(?:show|demonstrate|reveal|confirm|indicate)\w*)\b", re.IGNORECASE)
-_PROPOSES = re.compile(rf"\b{_WE}\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design)\w*\b", re.IGNORECASE)
+_PROPOSES = re.compile(rf"\b{_WE}\s+{_ADVERB}(?:propose|introduce|present|develop|design)\w*\b", re.IGNORECASE)
 _RELEASE = re.compile(r"\b(?:code|data|models?|datasets?|weights|implementation|benchmark)s?\s+(?:\w+\s+){0,3}(?:is|are|"
                       r"will\s+be)\s+(?:publicly\s+|freely\s+)?(?:available|released|open-?sourced)|\bwill\s+(?:publicly\s+)?"
                       r"(?:release|open-?source)|\bopen-?sourced\s+at\b|https?://", re.IGNORECASE)

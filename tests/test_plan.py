@@ -86,3 +86,16 @@ def test_the_sentence_the_question_asks_for_leads_and_the_rest_follow_in_abstrac
 def test_a_code_link_never_leads() -> None:
     plan = plan_paper(1, _evidence([0.30, 0.30, 0.30, 0.30, 0.30, 0.45]), Aspect.ANY, 1, 0.3)
     assert plan.quotes[0].sentences[0].position != 5
+
+
+@pytest.mark.parametrize(("title", "abstract", "name"), [
+    ("SIGMark: Scalable Watermarks", "We study watermarks.", "SIGMark"),
+    ("Learned Token Retention for Long Contexts", "We propose TRIM-KV, a learned gate.", "TRIM-KV"),
+    ("Faster Decoding", "We further propose Tactic, a sparse attention.", "Tactic"),
+    ("Diffusion LLMs Can Be Faster", "This paper breaks it with a strategy named discrete diffusion forcing (D2F).",
+     "D2F"),
+    ("A Fingerspelling Dataset", "We curate a large-scale dataset, dubbed BANZ-FS, of fingerspelling.", "BANZ-FS"),
+    ("An Untitled Study", "We study things.", "An Untitled Study"),
+])
+def test_a_paper_is_called_by_the_name_its_title_or_abstract_gives_it(title: str, abstract: str, name: str) -> None:
+    assert Paper("p", title, abstract, "test:1").short_name == name
