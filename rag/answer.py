@@ -42,7 +42,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         first = sorted(decision.chosen, key=lambda item: item[0] != decision.pick)  # the pick leads the table
         plans = [plan_paper(n, item, wanted, 1, 1.0) for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
-    per_paper = 1 if kind is QuestionKind.LIST else decision.sentences_per_paper
+    per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
     if kind is QuestionKind.LIST:  # "Which papers …?": each line says what the paper does
         wanted = Aspect.WHICH
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,

@@ -1,7 +1,8 @@
-"""Generation stage: the LLM phrases the chosen evidence, streaming; then every citation is checked.
+"""Generation stage: the LLM says the answer in a sentence or two, streaming; every citation is checked; the
+extractive answer plan follows it as the evidence.
 
-The extractive answer is built first and is what the user gets when the question is refused, when no
-LLM is configured, when the backend fails, or when too little of the model's answer survives the check.
+The extractive answer is built first and is all the user gets when the question is refused, when no LLM is
+configured, when the backend fails, or when too little of the model's answer survives the check.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
             fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=reason.rstrip("."))
             pieces = []
         if "".join(pieces).strip():
-            answer = _checked(turn, "".join(pieces), backend, fallback, settings, sentences, embed)
+            answer = _led(turn, "".join(pieces), backend, fallback, settings, sentences, embed)
         elif not fallback.notice:
             fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=f"the {backend} backend returned no text")
     else:
@@ -104,23 +105,39 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     yield StreamEvent("done", answer=answer)
 
 
-def _checked(turn: Turn, raw: str, backend: str, fallback: Answer, settings: Settings,
-             sentences: SentenceIndex, embed: Callable[[list[str]], Any]) -> Answer:
+def _led(turn: Turn, raw: str, backend: str, fallback: Answer, settings: Settings,
+         sentences: SentenceIndex, embed: Callable[[list[str]], Any]) -> Answer:
+    """The model's checked sentences lead; the extractive plan follows as the evidence. The model's job is only
+    to say the answer in a sentence or two: every one of its sentences is checked against the sources, and what
+    the answer states beyond that is the sources' own sentences (so a fact the model left out is still there)."""
     checked = check_citations(raw, turn.question, turn.decision.chosen, sentences, embed,
                               settings.answer.min_support, settings.answer)
     if checked.supported == 0 or checked.share < settings.answer.min_supported_share:
         fallback.notice = prompts.FALLBACK_NOTE.format(backend=backend)
         return fallback
+    if _only_repeats(checked.text, fallback.text, settings.answer.repeat_share):
+        return fallback  # the model copied an evidence sentence: it is below anyway
     by_n = dict(turn.decision.chosen)
-    text = checked.text
-    if turn.shape.kind is QuestionKind.LIST:  # every paper that passed the relevance cut is listed, cited or not
-        rest = [n for n, _ in turn.decision.chosen if n not in checked.cited]
-        if rest:
-            text += "\n\nAlso relevant:\n" + "\n".join(f"- {by_n[n].hit.paper.display_title} [{n}]" for n in rest)
-            checked.cited += rest
-    citations = [Citation.of(n, by_n[n]) for n in checked.cited]
-    answer = Answer(question=turn.question, text=text, refused=False, citations=citations,
-                    sources=fallback.sources, supported_sentences=checked.supported,
-                    total_sentences=checked.total)
-    answer.evidence_sentences = _quoted(turn, checked.cited, settings)
+    shown = {c.n for c in fallback.citations}
+    citations = fallback.citations + [Citation.of(n, by_n[n]) for n in checked.cited if n not in shown]
+    answer = Answer(question=turn.question, text=f"{checked.text}\n\n{prompts.EVIDENCE_HEADING}\n\n{fallback.text}",
+                    refused=False, citations=citations, sources=fallback.sources,
+                    supported_sentences=checked.supported + fallback.supported_sentences,
+                    total_sentences=checked.total + fallback.total_sentences)
+    answer.evidence_sentences = dict(fallback.evidence_sentences)
+    answer.evidence_sentences.update(_quoted(turn, [n for n in checked.cited if n not in shown], settings))
     return answer
+
+
+def _only_repeats(lead: str, evidence: str, share: float) -> bool:
+    """Every sentence of the lead has ``share`` of its topic words in one evidence sentence (stemmed)."""
+    from rag.sentences import split_sentences
+    from rag.tokens import content_words, stems
+    from rag.verify import strip_markers
+
+    quoted = [stems(content_words(strip_markers(s))) for s in split_sentences(evidence)]
+    for sentence in split_sentences(lead):
+        words = stems(content_words(strip_markers(sentence)))
+        if words and not any(len(words & q) >= share * len(words) for q in quoted):
+            return False
+    return True

@@ -14,18 +14,22 @@ FALLBACK_NOTE = "(The {backend} answer did not hold up against the sources, so t
 # When a backend failed outright.
 BACKEND_FAILED_NOTE = "({reason}; these are the sources' own sentences.)"
 
-# Evidence-first answering: the model sees a few numbered evidence sentences per paper, not abstracts.
-# The question comes after the sources (small models attend best to what they read last).
+# Evidence-first answering: the model sees a few numbered evidence sentences per paper, not abstracts, and writes
+# only the answer's first sentence or two; the sources' own sentences follow it (``rag.generate``). The question
+# comes after the sources (small models attend best to what they read last).
 ANSWER_SYSTEM = (
-    "You answer questions about research papers using only the given sources. Answer in 2 short sentences "
-    "in your own words. After each sentence write the number of the source it is based on, like [1]. "
-    "Never add facts, numbers or names that are not in the sources.")
+    "You answer questions about research papers using only the given sources. In one or two short sentences, "
+    "in your own words, answer the question directly: the first sentence is the answer. After each sentence write "
+    "the number of the source it is based on, like [1]. Never add facts, numbers or names that are not in the "
+    "sources.")
 COMPARISON_SYSTEM = (
-    "You compare research papers using only the given sources. Write one short sentence per paper saying "
-    "what it does, naming the paper, and after each sentence write its source number, like [1].")
+    "You compare research papers using only the given sources. In one or two short sentences, say how the papers "
+    "differ, naming each paper, and after each sentence write the source numbers it is based on, like [1] [2].")
 LIST_SYSTEM = (
-    "You list research papers relevant to a question using only the given sources. For each relevant "
-    "source write one short sentence saying what the paper does, followed by its source number, like [1].")
+    "You answer which research papers fit a question using only the given sources. In one or two short sentences, "
+    "say which sources fit and what each does, naming each with its source number, like [1].")
+# What separates the model's checked sentences from the sources' own sentences under them.
+EVIDENCE_HEADING = "From the abstracts:"
 ANSWER_USER = "Sources:\n{sources}\n\nQuestion: {question}\n\nAnswer with citations like [1]:"
 SOURCE_BLOCK = "[{n}] {title}: {sentences}"
 

@@ -184,7 +184,8 @@ class LLMSettings(_Section):
                              description="Where `rag models fetch` puts the local model (outside git)")
     llm_ctx: int = Field(4096, ge=512, description="Local model context window (tokens)")
     llm_threads: int = Field(2, ge=1, description="Threads for the local model")
-    llm_max_tokens: int = Field(320, ge=16, description="Most tokens an LLM may write per answer")
+    llm_max_tokens: int = Field(120, ge=16, description="Most tokens an LLM may write per answer (its one or two "
+                                "sentences before the sources' own)")
     llm_timeout: float = Field(60.0, gt=0, description="Seconds before a hosted backend counts as failed")
     llm_rewrite_followups: bool = Field(True, description="Let the LLM rewrite follow-ups into standalone queries")
     llm_translate: bool = Field(True, description="Let the LLM translate non-English questions for retrieval")
