@@ -40,14 +40,16 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     wanted = aspect(question)
     if kind is QuestionKind.CHOICE and len(decision.chosen) >= 2:
         first = sorted(decision.chosen, key=lambda item: item[0] != decision.pick)  # the pick leads the table
-        plans = [plan_paper(n, item, wanted, 1, 1.0) for n, item in first]
+        # Each paper: the sentence deciding the choice and what the paper proposes, to place it.
+        plans = [plan_paper(n, item, wanted, 1, 1.0, method_too=True) for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
     per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
     if kind is QuestionKind.LIST:  # "Which papers …?": each line says what the paper does
         wanted = Aspect.WHICH
+    overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY)
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
-                        method_too=(i == 0 and kind is QuestionKind.SINGLE) or kind is QuestionKind.COMPARISON)
-             for i, (n, item) in enumerate(decision.chosen)]
+                        method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview)
+             for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.LIST:
         text = "\n".join(f"- {_said(p)}" for p in plans)
@@ -57,7 +59,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
 
 
 def _said(plan: PaperPlan, quotes: int | None = None) -> str:
-    """The paper's quotes, each cited; led by the paper's name unless its first quote names it."""
+    """The paper's quotes (the first ``quotes`` of them), each cited; led by the paper's name unless its first quote
+    names it."""
     shown = plan.quotes[:quotes]
     said = " ".join(f"{q.text} [{plan.n}]" for q in shown)
     return said if plan.name.lower() in shown[0].text.lower() else f"**{plan.name}**: {said}"
@@ -74,8 +77,9 @@ def choice_text(decision: Decision, plans: list[PaperPlan]) -> str:
     """A choice among papers on the table: the pick and the sentence that decides it, then what the others say;
     when the evidence does not settle it, what each says (an honest partial answer, not a guess)."""
     if decision.pick is None:
-        return CHOICE_UNSETTLED + "\n" + "\n".join(f"- {_said(p, 1)}" for p in plans)
+        return CHOICE_UNSETTLED + "\n" + "\n".join(f"- {_said(p)}" for p in plans)
     picked = next(p for p in plans if p.n == decision.pick)
-    others = [CHOICE_OTHER.format(says=_said(p, 1)) for p in plans if p.n != decision.pick]
-    lead = CHOICE_PICK.format(name=picked.name, n=picked.n, quote=f"{picked.quotes[0].text} [{picked.n}]")
+    others = [CHOICE_OTHER.format(says=_said(p)) for p in plans if p.n != decision.pick]
+    quotes = " ".join(f"{q.text} [{picked.n}]" for q in picked.quotes)
+    lead = CHOICE_PICK.format(name=picked.name, n=picked.n, quote=quotes)
     return "\n\n".join([lead, *others])

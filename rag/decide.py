@@ -60,16 +60,17 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
 
 
 def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,
-                    coverage: float = 1.0) -> Decision:
+                    coverage: float = 1.0, specific: bool = True) -> Decision:
     """A turn about papers the user already has on screen: every one of them answered from; a comparison or a
     choice is never refused (a choice picks the paper whose best sentence fits the question clearly better than
     the others', by ``choice_margin``, else says it is not settled); a question of fact is refused only when no
-    sentence of those papers reaches the evidence floor and their abstracts lack most of its own topic words
-    (``coverage``: the best paper's share of them; 1.0 when it has none, as in "Tell me more about [2]")."""
+    sentence of those papers reaches the evidence floor, their abstracts lack most of its own topic words
+    (``coverage``: the best paper's share of them; 1.0 when it has none, as in "Tell me more about [2]") and it
+    asks for a figure or a named thing (``specific``), which the abstracts may simply not hold."""
     numbered = list(enumerate(evidence, start=1))[: rules.max_list_papers]
     top = max((e.best_score for e in evidence), default=0.0)
     if (shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST) and top < rules.min_evidence
-            and coverage < rules.min_table_coverage):
+            and coverage < rules.min_table_coverage and specific):
         # A fact the abstracts on the table do not hold ("How many GPU hours did it take?"): not guessed.
         return Decision(refused=True)
     per_paper = 1 if len(numbered) > rules.max_answer_papers else rules.sentences_per_paper

@@ -176,8 +176,13 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.references import coverage
 
+        from rag.roles import Aspect, aspect
+
         held = coverage(turn.question, [h.paper for h in turn.hits])
-        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held)
+        # Only a question for a figure or a named thing ("How many GPU hours …?", "What license …?") asks for a
+        # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
+        specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)
+        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific)
     else:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,

@@ -62,10 +62,11 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "") -> float:
 
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
-               method_too: bool = False) -> PaperPlan:
+               method_too: bool = False, result_too: bool = False) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` best sentences for the question that reach ``floor`` (evidence score) or nearly the lead's fit; and
-    (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it."""
+    (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it, and
+    (``result_too``) its first result with a figure."""
     name = evidence.hit.paper.short_name
     fits = {s.position: fit(s, wanted, name) for s in evidence.sentences}
     ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
@@ -81,6 +82,11 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     rest = [s for s in best if s is not lead and (s.score >= floor or fits[s.position] >= near)]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
+    # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure.
+    result = next((s for s in in_order if role(s.text, s.position, name) is Role.RESULT and any(
+        c.isdigit() for c in s.text)), None) if result_too else None
+    if result is not None and result is not lead and result not in rest:
+        rest.append(result)
     return PaperPlan(n, evidence, _quotes([lead, *sorted(rest, key=lambda s: s.position)], evidence.sentences))
 
 

@@ -64,3 +64,14 @@ def test_a_chinese_list_measures_its_cut_from_where_e5_scores_crowd() -> None:
     evidence = [_evidence("a", 0.90), _evidence("b", 0.86), _evidence("c", 0.70)]
     decision = decide(QuestionShape("list", multilingual=True), evidence, Settings().decision)
     assert [e.hit.paper.paper_id for _, e in decision.chosen] == ["a"]
+
+
+def test_on_the_table_only_a_question_for_a_figure_or_a_named_thing_is_refused_for_a_weak_match() -> None:
+    from rag.decide import decide_on_table
+
+    weak = [_evidence("a", 0.20)]  # no sentence reaches the evidence floor, and few of the question's words
+    rules = Settings().decision
+    assert decide_on_table(QuestionShape("single"), weak, rules, coverage=0.0, specific=True).refused
+    # "What does it exploit that earlier methods ignore?": said in the paper's own words, not refused
+    answered = decide_on_table(QuestionShape("single"), weak, rules, coverage=0.0, specific=False)
+    assert not answered.refused and [e.hit.paper.paper_id for _, e in answered.chosen] == ["a"]

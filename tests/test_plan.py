@@ -99,3 +99,11 @@ def test_a_code_link_never_leads() -> None:
 ])
 def test_a_paper_is_called_by_the_name_its_title_or_abstract_gives_it(title: str, abstract: str, name: str) -> None:
     assert Paper("p", title, abstract, "test:1").short_name == name
+
+
+def test_an_overview_also_says_what_the_paper_found() -> None:
+    scores = [0.50, 0.30, 0.45, 0.35, 0.10, 0.20]  # the result sentence fits the question worst
+    without = plan_paper(1, _evidence(scores), Aspect.WHICH, 2, 0.3)
+    overview = plan_paper(1, _evidence(scores), Aspect.WHICH, 2, 0.3, result_too=True)
+    assert not any("2.3x" in q.text for q in without.quotes) and any("2.3x" in q.text for q in overview.quotes)
+    assert overview.quotes[0].sentences[0].position == 2  # what the paper proposes still leads
