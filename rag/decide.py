@@ -39,7 +39,12 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         cut = max(rules.min_list_evidence, rules.list_relative_cut * top)
         if shape.multilingual:  # e5 similarities crowd: compare distances from where they do
             cut = rules.e5_crowd + rules.list_relative_cut * (top - rules.e5_crowd)
-        chosen = [(n, e) for n, e in numbered if e.best_score >= cut][: rules.max_list_papers]
+        # The first retrieved papers are listed when they clear the list floor, though another paper's sentence
+        # echoes the question more closely: the relative cut alone dropped the second of two fitting papers.
+        # (Not with e5's crowded scores, where the list floor says nothing.)
+        ranks = 0 if shape.multilingual else rules.list_top_ranks
+        chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
+            n <= ranks and e.best_score >= rules.min_list_evidence)][: rules.max_list_papers]
         # No paper fits well enough to be listed: nothing to list ("Are there papers on federated learning?").
         return Decision(refused=not chosen, chosen=chosen, sentences_per_paper=1)
     named = [(n, e) for n, e in numbered if e.names_found]

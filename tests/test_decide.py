@@ -75,3 +75,9 @@ def test_on_the_table_only_a_question_for_a_figure_or_a_named_thing_is_refused_f
     # "What does it exploit that earlier methods ignore?": said in the paper's own words, not refused
     answered = decide_on_table(QuestionShape("single"), weak, rules, coverage=0.0, specific=False)
     assert not answered.refused and [e.hit.paper.paper_id for _, e in answered.chosen] == ["a"]
+
+
+def test_a_list_keeps_the_first_retrieved_papers_that_clear_the_list_floor() -> None:
+    # b's best sentence echoes the question (0.90): the relative cut alone (0.675) would drop a, retrieved first.
+    evidence = [_evidence("a", 0.50), _evidence("b", 0.90), _evidence("c", 0.60), _evidence("d", 0.46)]
+    assert _chosen(evidence, "list") == ["a", "b", "c"]  # d is fourth: under the cut, not among the first three
