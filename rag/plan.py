@@ -21,6 +21,8 @@ from rag.types import Evidence, EvidenceSentence
 ROLE_BONUS = (0.08, 0.04)  # the aspect's first and second wanted role
 WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, whichever sentence words X best
 CUE_BONUS = 0.06
+# "Which datasets?" is answered by the sentence naming them, not by one that says "datasets": its cue counts more.
+DATA_CUE_BONUS = 0.15
 RELATIVE_REST = 0.8  # a sentence fitting this share of the lead's fit is shown beside it, whatever its score
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
 
@@ -54,8 +56,8 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "") -> float:
     elif its_role in roles:
         score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
     cue = ASPECT_CUES.get(wanted)
-    if cue is not None and cue.search(sentence.text):
-        score += CUE_BONUS
+    if cue is not None and its_role is not Role.BACKGROUND and cue.search(sentence.text):
+        score += DATA_CUE_BONUS if wanted is Aspect.DATA else CUE_BONUS
     if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER:
         score -= BACKGROUND_PENALTY
     return score

@@ -135,8 +135,11 @@ WANTED: dict[Aspect, tuple[Role, ...]] = {
 }
 # Words a sentence answering the aspect tends to hold (beyond its role): names of data, figures, causes.
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
-    Aspect.DATA: re.compile(r"\b(?:datasets?|benchmarks?|experiments?\s+on|evaluat\w*\s+(?:on|it\s+on)|"
-                            r"(?:tested|validated|trained)\s+on|apply\s+.*\s+to)\b", re.I),
+    # What a paper was run on: experiments' wording, or a named dataset or model ("Llama-7B", "WikiText-2", "GSM8K").
+    Aspect.DATA: re.compile(r"\b(?:experiments?\s+(?:on|across|with)|evaluat\w*\s+(?:on|it\s+on|across)|"
+                            r"(?:tested|validated|trained|benchmarked)\s+on|apply\s+.*\s+to|"
+                            r"(?:datasets?|benchmarks?)\s+(?:such\s+as|including|like)|on\s+(?:the\s+)?[A-Z][\w-]+\s+"
+                            r"(?:datasets?|benchmarks?))\b|\b[A-Z][A-Za-z]*[-]?\d[\w.-]*\b"),
     Aspect.RESULT: re.compile(r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\d", re.I),
     Aspect.WHY: re.compile(r"\b(?:because|due\s+to|rel(?:y|ies)|caus\w*|explain\w*|finding|stem\w*|attribut\w*)\b",
                            re.I),
