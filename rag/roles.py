@@ -28,7 +28,7 @@ class Aspect(str, Enum):
     DATA = "data"  # which datasets, benchmarks, models it is evaluated on
     WHY = "why"  # why / what causes / what explains
     PROBLEM = "problem"  # what problem, what limitation, what motivates it
-    WHICH = "which"  # is there a paper on X, which paper does X: what the paper does
+    WHICH = "which"  # is there a paper on X, which paper does X, what is X: what the paper does
     ANY = "any"
 
 
@@ -91,7 +91,10 @@ def proposes(text: str) -> bool:
 
 
 _ASPECTS = (
-    (Aspect.WHICH, re.compile(r"^\W*(?:(?:\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|any(?:thing|\s+papers?|\s+work)?\s+"
+    (Aspect.WHICH, re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what's|who\s+(?:is|are))\s+(?!the\b|its\b|their\b|his\b|her\b|"
+                              r"this\b|that\b|these\b|those\b|a\b|an\b)|tell\s+me\s+(?:more\s+)?about|describe|"
+                              r"explain|summari[sz]e|give\s+(?:me\s+)?an?\s+overview)|"
+                              r"^\W*(?:(?:\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|any(?:thing|\s+papers?|\s+work)?\s+"
                               r"(?:on|about|regarding|for)\b|(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
                               r"(?:find|show|give)\s+(?:me\s+)?(?:a\s+|the\s+)?(?:paper|work)s?\b)|"
                               r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
