@@ -187,7 +187,10 @@ class _Writer:
             return ([prompts.COLLECTION_TOTAL.format(total=self.stats.size), self.area_summary(groups)],
                     groups, [], "every indexed paper, by its primary area")
         matched, lines, method = self.mentions(topic)
-        groups, examples = self.by_area(matched, cluster_rest=False), self.nearest(matched)[:3]
+        phrased = [m for m in self.stats.mentions(topic)[1] if m in matched]
+        # Examples: those using the topic as one phrase first (the clearest fits), all of them when few.
+        pool = phrased or matched
+        groups, examples = self.by_area(matched, cluster_rest=False), self.nearest(pool)[:max(3, len(pool))]
         lines += [self.area_summary(groups), prompts.COLLECTION_EXAMPLES if examples else ""]
         return [*lines, *(f"- {self.cite(m, True)}" for m in examples)], groups, matched, method
 
