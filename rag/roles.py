@@ -59,6 +59,7 @@ _PROPOSES = re.compile(rf"\b{_WE}\s+{_ADVERB}(?:propose|introduce|present|develo
 _RELEASE = re.compile(r"\b(?:code|data|models?|datasets?|weights|implementation|benchmark)s?\s+(?:\w+\s+){0,3}(?:is|are|"
                       r"will\s+be)\s+(?:publicly\s+|freely\s+)?(?:available|released|open-?sourced)|\bwill\s+(?:publicly\s+)?"
                       r"(?:release|open-?source)|\bopen-?sourced\s+at\b|https?://", re.IGNORECASE)
+_CONTRAST = re.compile(r"^\W*(?:however|but|yet|although|though|despite|unfortunately|nevertheless)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(rf"\b(?:{_WE}|our|us)\b", re.IGNORECASE)
 
 
@@ -76,6 +77,8 @@ def role(text: str, position: int, name: str = "") -> Role:
         return Role.RESULT
     if _METHOD.search(text) or ((_WE_DO.search(text) or named) and not _RESULT.search(text)):
         return Role.METHOD  # "We simulate five months of …", "D2F equips dLLMs with …": what the paper does
+    if _CONTRAST.match(text) and _PROBLEM.search(text):  # "However, none of the existing … have achieved …"
+        return Role.PROBLEM
     if _RESULT.search(text) and (position > 0 or named or _FIRST_PERSON.search(text)):
         return Role.RESULT
     if _PROBLEM.search(text):

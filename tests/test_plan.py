@@ -44,7 +44,8 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("Why do implicit reward models generalize worse?", Aspect.WHY),
     ("What problem does RCPU solve?", Aspect.PROBLEM),
     ("Is there anything on weather forecasting?", Aspect.WHICH),
-    ("Tell me about RetainGate.", Aspect.ANY),
+    ("Tell me about RetainGate.", Aspect.WHICH),  # an overview: what the paper proposes leads
+    ("Does it need retraining?", Aspect.ANY),
 ])
 def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
     assert aspect(question) is expected
@@ -107,3 +108,8 @@ def test_an_overview_also_says_what_the_paper_found() -> None:
     overview = plan_paper(1, _evidence(scores), Aspect.WHICH, 2, 0.3, result_too=True)
     assert not any("2.3x" in q.text for q in without.quotes) and any("2.3x" in q.text for q in overview.quotes)
     assert overview.quotes[0].sentences[0].position == 2  # what the paper proposes still leads
+
+
+def test_a_contrasting_opener_marks_a_problem_not_a_result() -> None:
+    sentence = "However, none of the existing open-source models have achieved superior speed over AR models."
+    assert role(sentence, 1) is Role.PROBLEM

@@ -151,14 +151,14 @@ class TestChat:
         ask(page, "Which papers make LLM inference faster?")
         ask(page, "Contrast the top two.")
         bots = page.locator('[data-testid="bot"]')
-        assert "TRIM-KV" in bots.last.inner_text() and "Tactic" in bots.last.inner_text()
+        assert "Tactic" in bots.last.inner_text() and "D2F" in bots.last.inner_text()  # the list's first two
         page.reload(wait_until="domcontentloaded")
         page.wait_for_function("document.querySelectorAll('[data-testid=\"user\"]').length == 2")
         ask(page, "What speedup does the first one report?")
         assert "1.51x" in page.locator('[data-testid="bot"]').last.inner_text()  # Tactic's, not TRIM-KV's
         ask(page, "Which of them needs less memory?")
         last = page.locator('[data-testid="bot"]').last.inner_text()
-        assert "could not find" not in last and "TRIM-KV" in last and "Tactic" in last
+        assert "could not find" not in last and "Tactic" in last and "D2F" in last
         page.screenshot(path=str(tmp_path / "choice-after-reload.png"), full_page=True)
 
     def test_compare_two_picked_papers(self, page: Any, seed_app: RunningApp) -> None:
