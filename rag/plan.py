@@ -4,7 +4,8 @@ answers the question ("How is TikZilla trained?" leads with the training sentenc
 A paper's sentences are ranked by how well they fit the question (the evidence score) plus how well their role
 fits what the question asks (``rag.roles``): a method question prefers method sentences, a "how much" question
 result sentences with figures, a "which datasets" question the experiments sentence. The lead comes first; the
-others follow in the abstract's own order. Every shown sentence is made to stand on its own (``rag.standalone``).
+paper's best sentences for the question (by evidence score), what it proposes and, for an overview, a result
+follow in the abstract's own order. Every shown sentence is made to stand on its own (``rag.standalone``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, 
 CUE_BONUS = 0.06
 # "Which datasets?" is answered by the sentence naming them, not by one that says "datasets": its cue counts more.
 DATA_CUE_BONUS = 0.15
-RELATIVE_REST = 0.8  # a sentence fitting this share of the lead's fit is shown beside it, whatever its score
+RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
+# the lead's fit
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
 
 
