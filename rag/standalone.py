@@ -40,7 +40,8 @@ _PRONOUNS = ((re.compile(r"\bWe\b"), "The authors"), (re.compile(r"\bwe\b"), "th
 # Still leaning on the sentence before: "This improvement …", "These methods …", "It …", "… breaks this barrier".
 _LEANS = re.compile(r"^(?:this|these|that|those|such|it|its|they|their|both|the\s+latter|the\s+former|"
                     r"the\s+(?:above|resulting|same))\b(?!\s+(?:paper|work|study)\b)|"
-                    r"\b(?:this|these|those|such)\s+(?!(?:paper|work|study|article|abstract|end)\b)[a-z]", re.IGNORECASE)
+                    r"\b(?:this|these|those|such)\s+(?!(?:paper|work|study|article|abstract|end|as|that)\b)[a-z]",
+                    re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -113,3 +113,8 @@ def test_an_overview_also_says_what_the_paper_found() -> None:
 def test_a_contrasting_opener_marks_a_problem_not_a_result() -> None:
     sentence = "However, none of the existing open-source models have achieved superior speed over AR models."
     assert role(sentence, 1) is Role.PROBLEM
+
+
+def test_such_as_leans_on_nothing() -> None:
+    assert not leans_back("The model runs on benchmarks such as GSM8K and MATH.")
+    assert leans_back("Such models are slow.") and leans_back("In this way, the cache stays small.")
