@@ -45,6 +45,8 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         ranks = 0 if shape.multilingual else rules.list_top_ranks
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
             n <= ranks and e.best_score >= rules.min_list_evidence)][: rules.max_list_papers]
+        if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself
+            chosen = [max(numbered, key=lambda item: item[1].best_score)]
         # No paper fits well enough to be listed: nothing to list ("Are there papers on federated learning?").
         return Decision(refused=not chosen, chosen=chosen, sentences_per_paper=1)
     named = [(n, e) for n, e in numbered if e.names_found]

@@ -81,3 +81,10 @@ def test_a_list_keeps_the_first_retrieved_papers_that_clear_the_list_floor() -> 
     # b's best sentence echoes the question (0.90): the relative cut alone (0.675) would drop a, retrieved first.
     evidence = [_evidence("a", 0.50), _evidence("b", 0.90), _evidence("c", 0.60), _evidence("d", 0.46)]
     assert _chosen(evidence, "list") == ["a", "b", "c"]  # d is fourth: under the cut, not among the first three
+
+
+def test_a_chinese_list_keeps_its_best_paper_when_the_e5_cut_passes_over_it() -> None:
+    # Under e5's crowd (0.80) the relative cut lies above the best score itself; the question passed the floor.
+    evidence = [_evidence("a", 0.76), _evidence("b", 0.74)]
+    decision = decide(QuestionShape("list", multilingual=True), evidence, Settings().decision)
+    assert not decision.refused and [e.hit.paper.paper_id for _, e in decision.chosen] == ["a"]
