@@ -115,8 +115,10 @@ def _led(turn: Turn, raw: str, backend: str, fallback: Answer, settings: Setting
     if checked.supported == 0 or checked.share < settings.answer.min_supported_share:
         fallback.notice = prompts.FALLBACK_NOTE.format(backend=backend)
         return fallback
-    if _only_repeats(checked.text, fallback.text, settings.answer.repeat_share):
-        return fallback  # the model copied an evidence sentence: it is below anyway
+    abstracts = [sentences.texts[row] for _, e in turn.decision.chosen for row in sentences.rows_of.get(
+        e.hit.paper.paper_id, [])]
+    if _only_repeats(checked.text, [fallback.text, *abstracts], settings.answer.repeat_share):
+        return fallback  # the model copied abstract sentences: no answer in its own words, and the plan is below
     by_n = dict(turn.decision.chosen)
     shown = {c.n for c in fallback.citations}
     citations = fallback.citations + [Citation.of(n, by_n[n]) for n in checked.cited if n not in shown]
@@ -129,13 +131,13 @@ def _led(turn: Turn, raw: str, backend: str, fallback: Answer, settings: Setting
     return answer
 
 
-def _only_repeats(lead: str, evidence: str, share: float) -> bool:
-    """Every sentence of the lead has ``share`` of its topic words in one evidence sentence (stemmed)."""
+def _only_repeats(lead: str, evidence: list[str], share: float) -> bool:
+    """Every sentence of the lead has ``share`` of its topic words in one sentence of ``evidence`` (stemmed)."""
     from rag.sentences import split_sentences
     from rag.tokens import content_words, stems
     from rag.verify import strip_markers
 
-    quoted = [stems(content_words(strip_markers(s))) for s in split_sentences(evidence)]
+    quoted = [stems(content_words(strip_markers(s))) for text in evidence for s in split_sentences(text)]
     for sentence in split_sentences(lead):
         words = stems(content_words(strip_markers(sentence)))
         if words and not any(len(words & q) >= share * len(words) for q in quoted):

@@ -100,6 +100,14 @@ class TestCitationChecking:
         assert {c.n for c in answer.citations} == {n for n, _ in prepared.decision.chosen}
         assert all(f"[{n}]" in answer.text.split(EVIDENCE_HEADING)[-1] for n, _ in prepared.decision.chosen)
 
+    def test_a_copied_abstract_sentence_is_no_lead(self, engine) -> None:
+        # The 0.5B often copies the first evidence sentence, the field's background: that is no answer.
+        extractive = engine.ask(QUESTION, backend="extractive")
+        background = ("Memory and computation remain core bottlenecks in long-horizon LLM inference due to the "
+                      "quadratic cost of self-attention and the ever-growing key-value (KV) cache")
+        answer = engine.ask(QUESTION, backend=FakeLLM(f"{background} [1]."))
+        assert answer.text == extractive.text and EVIDENCE_HEADING not in answer.text
+
     def test_a_copied_evidence_sentence_is_not_said_twice(self, engine) -> None:
         extractive = engine.ask(QUESTION, backend="extractive")
         copied = extractive.text.split(" [")[0].split("**: ")[-1]
