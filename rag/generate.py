@@ -7,6 +7,7 @@ configured, when the backend fails, or when too little of the model's answer sur
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rag import prompts
 from rag.answer import extractive_answer
 from rag.backends import BackendError, LLMBackend, Message
+from rag.sentences import split_sentences
 from rag.settings import Settings
 from rag.table import comparison_table
 from rag.types import Answer, Citation, QuestionKind, StreamEvent, Turn
@@ -117,8 +119,12 @@ def _led(turn: Turn, raw: str, backend: str, fallback: Answer, settings: Setting
         return fallback
     abstracts = [sentences.texts[row] for _, e in turn.decision.chosen for row in sentences.rows_of.get(
         e.hit.paper.paper_id, [])]
-    if _only_repeats(checked.text, [fallback.text, *abstracts], settings.answer.repeat_share):
-        return fallback  # the model copied abstract sentences: no answer in its own words, and the plan is below
+    # A sentence copied from an abstract says nothing in the model's own words (the plan below quotes anyway).
+    own = _own_sentences(checked.text, [fallback.text, *abstracts], settings.answer.repeat_share)
+    if not own:
+        return fallback
+    copied = len(_cited(checked.text)) - len(own)
+    checked.text, checked.supported, checked.total = " ".join(own), checked.supported - copied, checked.total - copied
     by_n = dict(turn.decision.chosen)
     shown = {c.n for c in fallback.citations}
     citations = fallback.citations + [Citation.of(n, by_n[n]) for n in checked.cited if n not in shown]
@@ -131,15 +137,21 @@ def _led(turn: Turn, raw: str, backend: str, fallback: Answer, settings: Setting
     return answer
 
 
-def _only_repeats(lead: str, evidence: list[str], share: float) -> bool:
-    """Every sentence of the lead has ``share`` of its topic words in one sentence of ``evidence`` (stemmed)."""
-    from rag.sentences import split_sentences
+def _cited(text: str) -> list[str]:
+    """The checked text's sentences, each with its [n] markers (every checked sentence ends with them)."""
+    return [piece for piece in re.split(r"(?<=\])\s+(?!\[)", text.strip()) if piece]
+
+
+def _own_sentences(lead: str, evidence: list[str], share: float) -> list[str]:
+    """The lead's sentences that do not have ``share`` of their topic words in one sentence of ``evidence``
+    (stemmed)."""
     from rag.tokens import content_words, stems
     from rag.verify import strip_markers
 
     quoted = [stems(content_words(strip_markers(s))) for text in evidence for s in split_sentences(text)]
-    for sentence in split_sentences(lead):
+    own = []
+    for sentence in _cited(lead):
         words = stems(content_words(strip_markers(sentence)))
         if words and not any(len(words & q) >= share * len(words) for q in quoted):
-            return False
-    return True
+            own.append(sentence)
+    return own

@@ -108,6 +108,12 @@ class TestCitationChecking:
         answer = engine.ask(QUESTION, backend=FakeLLM(f"{background} [1]."))
         assert answer.text == extractive.text and EVIDENCE_HEADING not in answer.text
 
+    def test_of_a_lead_only_the_sentences_in_the_models_own_words_stay(self, engine) -> None:
+        background = ("Memory and computation remain core bottlenecks in long-horizon LLM inference due to the "
+                      "quadratic cost of self-attention and the ever-growing key-value (KV) cache")
+        answer = engine.ask(QUESTION, backend=FakeLLM(f"{GATE} [1]. {background} [1]."))
+        assert lead_of(answer.text) == f"{GATE}. [1]" and unsupported(answer) == 0
+
     def test_a_copied_evidence_sentence_is_not_said_twice(self, engine) -> None:
         extractive = engine.ask(QUESTION, backend="extractive")
         copied = extractive.text.split(" [")[0].split("**: ")[-1]
