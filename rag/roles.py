@@ -67,9 +67,11 @@ def role(text: str, position: int, name: str = "") -> Role:
     """The sentence's role in its abstract (``position``: 0 for the abstract's first sentence; ``name``: what the
     paper calls its method, if known: a sentence with it as a word says what the method does or achieves).
 
-    A sentence saying what the paper does is method before anything else ("To address this limitation, we
-    propose …"); a finding or a figure is a result; a limitation is a problem; an opening sentence that is
-    none of those, or any general statement before the paper speaks in the first person, is background."""
+    In order: where the code or data is ("Code is available at …") is other; a clear result ("Experiments show
+    …", "outperforms", a figure with x or %) is a result unless the sentence proposes; what the paper does
+    ("we propose …", "D2F equips …") is method; "However, …" with a limitation is a problem; another finding is
+    a result; a limitation is a problem; an opening sentence that is none of those, before the paper speaks in
+    the first person, is background; the rest is other."""
     named = bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
     if _RELEASE.search(text):  # "Code is available at …", "We will release …": says where, not what
         return Role.OTHER
