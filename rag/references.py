@@ -173,15 +173,16 @@ def _recent(table: list[Shown], count: int) -> list[str]:
     list question's answer is its sources in order (the user asked for papers and sees them all): "the two" after
     "Which papers reduce the KV cache?" are its first two sources, even when the answer cited only one."""
     from rag.question import analyse
+    from rag.types import QuestionKind
 
     papers: list[str] = []
-    for i, shown in enumerate(reversed(table)):
-        if not shown.refused:
-            papers += [pid for pid in shown.listed if pid not in papers]
-            if len(papers) < count and i == 0 and analyse(shown.question).kind.value == "list":
-                papers += [pid for pid in shown.sources if pid not in papers][: count - len(papers)]
-            if len(papers) >= count:
-                break
+    for shown in (shown for shown in reversed(table) if not shown.refused):
+        latest = not papers
+        papers += [pid for pid in shown.listed if pid not in papers]
+        if len(papers) < count and latest and analyse(shown.question).kind is QuestionKind.LIST:
+            papers += [pid for pid in shown.sources if pid not in papers][: count - len(papers)]
+        if len(papers) >= count:
+            break
     return papers
 
 

@@ -109,3 +109,9 @@ class TestResolve:
         assert complete_ellipsis("MaskCO", "What speedup does it report?") == "What speedup does MaskCO report?"
         assert complete_ellipsis("for video", "Which papers watermark images?") == \
             "Which papers watermark images for video?"
+
+
+def test_the_two_after_a_refusal_are_the_list_answers_first_two_sources() -> None:
+    listed_one = Shown("Which papers reduce the KV cache?", sources=["trim", "tactic", "jig"], cited=["trim"])
+    refused = Shown("How do I bake bread?", sources=["sig"], refused=True)
+    assert ref("How do the two decide which tokens to keep?", [listed_one, refused]).paper_ids == ["trim", "tactic"]
