@@ -26,8 +26,8 @@ _OPENER = re.compile(
     r"(?:building|based|drawing|inspired|motivated|grounded)\s+(?:on|by|from)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
     r"(?:leveraging|using|exploiting|with)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
     r"(?:given|despite)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}),\s+)+", re.IGNORECASE)
-# "We propose TRIM-KV, a novel approach that …" → "TRIM-KV is a novel approach that …" (the name: up to six words
-# before the comma, at least one of them a capitalised or name-like word).
+# "We propose TRIM-KV, a novel approach that …" → "TRIM-KV is a novel approach that …": what is proposed (up to six
+# words before the comma) is what its appositive ("a …", "the …") says it is.
 _PROPOSE = re.compile(
     r"^(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:propose|proposes|introduce|introduces|present|presents|develop|"
     r"develops|design|designs|construct|constructs)\s+(?P<name>(?:[\w\-().*]+\s+){0,5}?[\w\-().*]*[A-Z0-9][\w\-().*]*)"
