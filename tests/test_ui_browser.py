@@ -107,7 +107,9 @@ class TestChat:
         new_conversation(page)
         timings = ask(page, "What is TRIM-KV?")
         print(f"\nEnter → sources shown {timings['sources']:.0f} ms, → cited answer {timings['answer']:.0f} ms")
-        assert timings["sources"] <= timings["answer"]
+        # Extractive: the sources and the whole answer come in consecutive updates, and the page may paint the
+        # answer a frame before the sources list (a fresh-clone run saw 22 ms); an LLM answer comes seconds later.
+        assert timings["sources"] <= timings["answer"] + 100
         assert page.locator("#sources label").first.inner_text().startswith("[1] Cache What Lasts")
         answer = page.locator('[data-testid="bot"]').last
         assert "retention gate" in answer.inner_text()
