@@ -22,8 +22,9 @@ from rag.types import Evidence, EvidenceSentence
 ROLE_BONUS = (0.08, 0.04)  # the aspect's first and second wanted role
 WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, whichever sentence words X best
 CUE_BONUS = 0.06
-# "Which datasets?" is answered by the sentence naming them, not by one that says "datasets": its cue counts more.
-DATA_CUE_BONUS = 0.15
+# "Which datasets?" is answered by the sentence naming them, not by one that says "datasets"; "Why …?" by the one
+# saying what the authors found, not by one restating the question: their cues count more.
+STRONG_CUE_BONUS = 0.15
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
 # the lead's fit
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
@@ -59,7 +60,7 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "") -> float:
         score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
     cue = ASPECT_CUES.get(wanted)
     if cue is not None and its_role is not Role.BACKGROUND and cue.search(sentence.text):
-        score += DATA_CUE_BONUS if wanted is Aspect.DATA else CUE_BONUS
+        score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY) else CUE_BONUS
     if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER:
         score -= BACKGROUND_PENALTY
     return score
@@ -82,7 +83,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     lead = proposal if wanted is Aspect.WHICH and proposal is not None else ranked[0]
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best (the role only chose the lead).
-    best = sorted(evidence.sentences, key=lambda s: s.score, reverse=True)[:count]
+    best = ranked[:count + 1]
     rest = [s for s in best if s is not lead and (s.score >= floor or fits[s.position] >= near)]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)

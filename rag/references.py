@@ -30,8 +30,8 @@ _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
                       r"(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.IGNORECASE)
-_PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|the\s+two|these\s+two|those\s+two|these|those|them|they|their"
-                     r"|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
+_PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those"
+                     r"|them|they|their|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
 # Bare "this" / "that" only where they stand for a thing ("What does this achieve?"), not in "methods that …".
 _SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
                        r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
@@ -45,6 +45,9 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
                      r"|can|could)\b)", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
+# "both", "the two", "which of the three": as many papers as it says.
+_COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
+                      r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
 _ONE_PHRASE = re.compile(r"\bthe\s+([\w\-]+(?:\s+[\w\-]+)?)\s+(?:one|paper|method|approach|work)\b", re.IGNORECASE)
 
 
@@ -104,9 +107,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         return Reference(ReferenceKind.ORDINAL, ordinal, question, choice)
     plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
     if plural or asks_choice:  # "the two" after a turn about one paper: the papers of the turns before it too
-        listed = _recent(table, 2)
-        if re.search(r"\b(?:both|two)\b", asked, re.I):
-            listed = listed[:2]
+        counted = _COUNTED.search(asked)
+        count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
+        listed = _recent(table, count)[:count] if counted else _recent(table, 2)
     choice = asks_choice and len(listed) >= 2
     named = _named(asked, table, title_words)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names

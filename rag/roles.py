@@ -60,6 +60,10 @@ _RELEASE = re.compile(r"\b(?:code|data|models?|datasets?|weights|implementation|
                       r"will\s+be)\s+(?:publicly\s+|freely\s+)?(?:available|released|open-?sourced)|\bwill\s+(?:publicly\s+)?"
                       r"(?:release|open-?source)|\bopen-?sourced\s+at\b|https?://", re.IGNORECASE)
 _CONTRAST = re.compile(r"^\W*(?:however|but|yet|although|though|despite|unfortunately|nevertheless)\b", re.IGNORECASE)
+# "It supports parallel inference by …", "This design lets …": the method, by a pronoun that opens the sentence.
+_ITS_OWN = re.compile(r"^\W*(?:it|this\s+(?:method|approach|framework|model|design|technique|mechanism|strategy|"
+                      r"module|architecture))\s+(?!is\s+(?:unclear|challenging|difficult|hard|known|well)\b)[a-z]+",
+                      re.IGNORECASE)
 _FIRST_PERSON = re.compile(rf"\b(?:{_WE}|our|us)\b", re.IGNORECASE)
 
 
@@ -72,7 +76,8 @@ def role(text: str, position: int, name: str = "") -> Role:
     ("we propose …", "D2F equips …") is method; "However, …" with a limitation is a problem; another finding is
     a result; a limitation is a problem; an opening sentence that is none of those, before the paper speaks in
     the first person, is background; the rest is other."""
-    named = bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+    named = (bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None) or bool(
+        _ITS_OWN.match(text))
     if _RELEASE.search(text):  # "Code is available at …", "We will release …": says where, not what
         return Role.OTHER
     if _STRONG_RESULT.search(text) and not proposes(text):  # "Experiments show that our model surpasses …"
@@ -107,9 +112,14 @@ _ASPECTS = (
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
                              r"models?\s+and\s+datasets?|evaluat\w*\s+(?:on|with))\b", re.I)),
+    # "How does D2F make dLLMs faster?", "How do they reduce memory?": the mechanism, unless it asks how well.
+    (Aspect.METHOD, re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?how\s+(?:does|do|did|can|could|is|are|was|"
+                               r"were)\b(?!.*\b(?:perform\w*|fare[sd]?|compare[sd]?|stack\s+up|rank\w*|"
+                               r"do(?:es)?\s+(?:on|against|with|in)|score[sd]?\s+on|work\s+(?:on|in))\b)", re.I)),
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
                                r"by\s+how\s+much|what\s+(?:figure|number)|beats?|compared\s+(?:to|with)\s+baselines?|"
+                               r"fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
                                r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|obtain|report|get|score))"
                                r"\b", re.I)),
@@ -149,6 +159,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
                             r"(?:datasets?|benchmarks?)\s+(?:such\s+as|including|like)|on\s+(?:the\s+)?[A-Z][\w-]+\s+"
                             r"(?:datasets?|benchmarks?))\b|\b[A-Z][A-Za-z]*[-]?\d[\w.-]*\b"),
     Aspect.RESULT: re.compile(r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\d", re.I),
-    Aspect.WHY: re.compile(r"\b(?:because|due\s+to|rel(?:y|ies)|caus\w*|explain\w*|finding|stem\w*|attribut\w*)\b",
-                           re.I),
+    Aspect.WHY: re.compile(r"\b(?:because|due\s+to|rel(?:y|ies)|caused\s+by|explain\w*|findings?|stem\w*|"
+                           r"attribut\w*|(?:we|analysis|theory|experiments)\s+(?:\w+\s+){0,2}(?:find|show|reveal)s?"
+                           r"\s+that)\b", re.I),
 }

@@ -35,11 +35,16 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     assert role("D2F equips dLLMs with block-wise generation.", 4) is Role.OTHER
     assert role("D2F equips dLLMs with block-wise generation.", 4, name="D2F") is Role.METHOD
     assert role("Experiments show that our model surpasses NWP systems.", 3) is Role.RESULT  # not "our model"
+    assert role("It supports parallel inference through a shared KV cache.", 5) is Role.METHOD  # "it": the method
+    assert role("It is unclear whether caches help.", 1) is not Role.METHOD
 
 
 @pytest.mark.parametrize(("question", "expected"), [
     ("How does RetainGate decide which tokens to keep?", Aspect.METHOD),
     ("How much faster is it?", Aspect.RESULT),
+    ("How does D2F make diffusion LLMs faster?", Aspect.METHOD),  # "how does it make … faster": the mechanism
+    ("How does it fare against GPT-4o?", Aspect.RESULT),
+    ("How does Omni-View do on VSI-Bench?", Aspect.RESULT),
     ("Which models and datasets?", Aspect.DATA),
     ("Why do implicit reward models generalize worse?", Aspect.WHY),
     ("What problem does RCPU solve?", Aspect.PROBLEM),

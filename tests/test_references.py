@@ -63,6 +63,11 @@ class TestResolve:
         table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
         assert ref("Which of the two needs less memory?", table).paper_ids == ["tactic", "trim"]
 
+    def test_the_three_after_one_paper_turns_reach_back_to_three(self) -> None:
+        table = [LIST, Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And SIGMark?", ["sig"], ["sig"])]
+        found = ref("Which of the three is aimed at small models?", table)
+        assert found.choice and found.paper_ids == ["sig", "trim", "tactic"]
+
     def test_the_two_after_a_list_that_cited_one_are_its_first_two_sources(self) -> None:
         listed_one = Shown("Which papers reduce the KV cache?", sources=["trim", "tactic", "jig"], cited=["trim"])
         assert ref("How do the two decide which tokens to keep?", [listed_one]).paper_ids == ["trim", "tactic"]

@@ -1,0 +1,74 @@
+"""What an abstract's sentence says without writing it out: the words an acronym stands for, and the paper's name
+behind "this benchmark" / "our method".
+
+A question says "implicit reward models", the abstract's finding says "IM-RMs rely more heavily on …"; a question
+names "CatalystBench", the sentence listing its tasks says "The tasks covered by this benchmark …". The evidence
+stage counts a sentence's topic words with these additions, so the sentence that answers is not out-scored by
+the one that merely repeats the question's wording. Rules, not a coreference model: no offline package ships one,
+and an abstract defines its acronyms in one fixed pattern ("long form (ACR)").
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.tokens import content_words, stems
+
+# "… an implicit reward model (IM-RM)", "Multi-head Full-task (MFT)", "discrete diffusion forcing (D2F)".
+_DEFINED = re.compile(r"((?:[\w'-]+\s+){1,8})\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9])s?\s*\)")
+# "this benchmark", "our framework", "the proposed method": the paper's own contribution, by its kind.
+_STOP = frozenset("a an the of for to with and in on by via from".split())
+_OWN = re.compile(r"\b(?:this|our|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:method|approach|framework|model|benchmark|"
+                  r"dataset|algorithm|system|technique|strategy|pipeline|architecture|suite|agent|tool)s?\b",
+                  re.IGNORECASE)
+
+
+def acronyms(text: str) -> dict[str, set[str]]:
+    """Each acronym the text defines (lower case) → the topic words of its long form: the longest run of words
+    before the parenthesis whose initials (stop words aside) appear in order among the acronym's letters, a digit
+    standing for any letter ("implicit reward model (IM-RM)", "discrete diffusion forcing (D2F)"), starting with
+    its first letter ("a promising alternative to autoregressive (AR)" → "autoregressive")."""
+    found: dict[str, set[str]] = {}
+    for match in _DEFINED.finditer(text):
+        words, short = match.group(1).split(), match.group(2)
+        letters = [c.lower() for c in short if c.isalnum()]
+        window = words[-(len(letters) + 2):]
+        for start in range(len(window)):
+            initials = [w[0].lower() for w in window[start:] if w.lower() not in _STOP]
+            if initials and initials[0] == letters[0] and _in_order(initials, letters):
+                if long_words := content_words(" ".join(window[start:])):
+                    found[short.lower()] = long_words
+                break
+    return found
+
+
+def _in_order(initials: list[str], letters: list[str]) -> bool:
+    """``initials`` appear in ``letters`` in order (a digit in ``letters`` matches any initial)."""
+    position = 0
+    for initial in initials:
+        while position < len(letters) and letters[position] != initial and not letters[position].isdigit():
+            position += 1
+        if position == len(letters):
+            return False
+        position += 1
+    return True
+
+
+def implied_words(sentence: str, words: set[str], wanted: set[str], defined: dict[str, set[str]],
+                  name: str = "") -> set[str]:
+    """Which of the question's topic words ``wanted`` the sentence (its own topic words: ``words``) stands for
+    without writing them: a long form the question spells out in full where the sentence uses the acronym
+    ("implicit reward models" ← "IM-RMs"; a long form only partly in the question adds nothing, so "LLMs" never
+    answers for "models"), an acronym the question uses where the sentence writes the long form, and ``name``
+    (the paper's short name) where the sentence says "this benchmark" / "our method"."""
+    extra: set[str] = set()
+    wanted_stems = {w: stems({w}) for w in wanted}
+    for short, long_words in defined.items():
+        long_stems = stems(long_words)
+        if (short in words or f"{short}s" in words) and long_stems <= stems(wanted):
+            extra |= {w for w, s in wanted_stems.items() if s <= long_stems}
+        elif long_words <= words and (short in wanted or f"{short}s" in wanted):
+            extra |= {short, f"{short}s"} & wanted
+    if name and _OWN.search(sentence):
+        extra |= content_words(name) & wanted
+    return extra - words
