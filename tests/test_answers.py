@@ -105,6 +105,10 @@ class TestQuestionShapes:
         named = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1)).ask(
             "Does TRIM-KV help with monsoon forecasting?")  # a found name keeps the question answerable
         assert not named.refused and named.citations[0].paper_id == "qCaq3jGb0S"
+        # An English function word no abstract happens to hold ("else") names no topic: never a reason to refuse.
+        function_word = Engine(Settings(index_dir=seed_index, unknown_word_min_papers=1)).ask(
+            "Who else uses jigsaw puzzles to train multimodal models?")
+        assert not function_word.refused and "“else”" not in function_word.text
 
     def test_a_comparison_cites_every_compared_paper(self, engine) -> None:
         answer = engine.ask("Compare TRIM-KV and Tactic: how does each decide which tokens matter?")

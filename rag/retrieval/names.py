@@ -99,9 +99,12 @@ class NameIndex:
 
     def unknown_words(self, query: str) -> list[str]:
         """The question's topic words (``monsoon``) that no indexed paper contains, even stemmed."""
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
         vocabulary = self.bm25.vocabulary
-        return sorted(w for w in content_words(query)
-                      if w.isalpha() and (tokens := self.bm25.tokens(w)) and not any(t in vocabulary for t in tokens))
+        # An English function word ("else", "now", "anything") names no topic: that no abstract holds it says nothing.
+        return sorted(w for w in content_words(query) if w.isalpha() and w not in ENGLISH_STOP_WORDS
+                      and (tokens := self.bm25.tokens(w)) and not any(t in vocabulary for t in tokens))
 
     def spelling_fixes(self, words: list[str]) -> dict[str, str]:
         """The typos among ``unknown_words`` and the corpus word each was meant as (``rag.spelling``)."""
