@@ -38,14 +38,14 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
     ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
-    from rag.references import Reference, ReferenceKind, own_topic_words, resolve
+    from rag.references import Reference, ReferenceKind, implicit, own_topic_words, resolve
 
     turn.question = turn.question.strip()
     if not turn.question:
         raise RagError("the question is empty; ask something about the indexed papers")
     names, rules = retriever.names, settings.decision
-    reference = (resolve(turn.question, turn.table, names.title_words) if turn.table
-                 else Reference(ReferenceKind.NONE, question=turn.question))
+    reference = (implicit(resolve(turn.question, turn.table, names.title_words), turn.table, retriever.papers)
+                 if turn.table else Reference(ReferenceKind.NONE, question=turn.question))
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
     # A reference names its papers, so their sentences are ranked for the question itself; a short one ("How much

@@ -21,10 +21,10 @@ from rag.types import Paper, Shown
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
              "fifth": 4, "5th": 4}
-_SWITCH = re.compile(r"^\s*(?:(?:a\s+)?(?:new|different|separate|unrelated|another)\s+(?:question|topic|subject)"
-                     r"|on\s+(?:a(?:nother)?|a\s+different)\s+(?:subject|topic|note)|switching\s+(?:topics?|gears)"
-                     r"|changing\s+(?:the\s+)?(?:subject|topic)|unrelated(?:\s+question)?|something\s+else)"
-                     r"\s*[:,.;!-]*\s*", re.IGNORECASE)
+_SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
+                     r"unrelated|another)\s+(?:question|topic|subject)|on\s+(?:a(?:nother)?|a\s+different)\s+(?:subject|"
+                     r"topic|note)|switching\s+(?:topics?|gears)|changing\s+(?:the\s+)?(?:subject|topic)|unrelated(?:\s+"
+                     r"question)?|(?:totally|completely|something)\s+(?:different|else))\s*[:,.;!-]*\s*", re.IGNORECASE)
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
                             re.IGNORECASE)
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
@@ -48,6 +48,9 @@ _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\
 # "both", "the two", "which of the three": as many papers as it says.
 _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
                       r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
+# "Which papers use diffusion?", "Anything on video?": a new search, however few its words.
+_ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\s+(?:paper|work|study|method))\b|"
+                              r"\b(?:is|are)\s+there\b", re.IGNORECASE)
 _ONE_PHRASE = re.compile(r"\bthe\s+([\w\-]+(?:\s+[\w\-]+)?)\s+(?:one|paper|method|approach|work)\b", re.IGNORECASE)
 
 
@@ -129,6 +132,22 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     return Reference(ReferenceKind.NONE, question=question)
 
 
+def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper]) -> Reference:
+    """A question with no word of reference that still asks about the one paper just discussed ("How many questions,
+    and in which languages?" after LEXam): no name, no request for papers, a few topic words of its own and every
+    one of them in that paper's abstract. Anything else stays a question of its own."""
+    from rag.question import names_in
+
+    last = last_answered(table)
+    if (reference.kind is not ReferenceKind.NONE or last is None or len(last.listed) != 1
+            or last.listed[0] not in papers or names_in(reference.question)
+            or _ASKS_FOR_PAPERS.search(reference.question) or not 2 <= len(own_topic_words(reference.question)) <= 4):
+        return reference
+    if coverage(reference.question, [papers[last.listed[0]]]) < 1.0:
+        return reference
+    return Reference(ReferenceKind.PRONOUN, list(last.listed), reference.question)
+
+
 # Words any paper's abstract could answer to: a question made only of them names no topic of its own.
 _GENERIC = frozenset("many much model models dataset datasets data method methods result results benchmark "
                      "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
@@ -168,7 +187,8 @@ def _says_too_little(question: str) -> bool:
     from rag.question import names_in
     from rag.tokens import content_words
 
-    return not names_in(question) and len(content_words(question) - _GENERIC) < 2
+    return (not names_in(question) and len(content_words(question) - _GENERIC) < 2
+            and not _ASKS_FOR_PAPERS.search(question))
 
 
 def _recent(table: list[Shown], count: int) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.references import ReferenceKind, complete_ellipsis, last_answered, resolve
-from rag.types import Shown
+from rag.references import ReferenceKind, complete_ellipsis, implicit, last_answered, resolve
+from rag.types import Paper, Shown
 
 WORDS = {"trim": {"trim-kv", "retention"}, "tactic": {"tactic"}, "jig": {"jigsaw"}, "sig": {"sigmark"},
          "d2f": {"d2f"}}
@@ -91,16 +91,23 @@ class TestResolve:
         assert ref("Contrast the top two.", [LIST, refused]).paper_ids == ["tactic", "d2f"]
 
     @pytest.mark.parametrize("question", ["New question: what is SIGMark?", "On another subject, what is D2F?",
-                                          "Unrelated: which papers study protein folding?"])
+                                          "Unrelated: which papers study protein folding?",
+                                          "Now something else: who uses jigsaw puzzles?",
+                                          "totally different: what is the lead time?"])
     def test_a_switch_refers_to_nothing_and_drops_its_marker(self, question) -> None:
         found = ref(question, [LIST])
         assert found.kind is ReferenceKind.SWITCH and not found.paper_ids
-        assert not found.question.lower().startswith(("new", "on another", "unrelated"))
+        assert not found.question.lower().startswith(("new", "on another", "unrelated", "now", "totally"))
 
     @pytest.mark.parametrize("question", ["Which papers study protein folding with graph networks?",
                                           "What are the open problems in reward modelling that papers mention?"])
     def test_a_new_subject_refers_to_nothing(self, question) -> None:
         assert ref(question, [LIST]).kind is ReferenceKind.NONE
+
+    @pytest.mark.parametrize("question", ["Which papers use diffusion models?", "Any papers on diffusion?"])
+    def test_a_short_request_for_papers_is_a_new_search_not_a_pronoun(self, question) -> None:
+        assert ref(question, [ONE]).kind is ReferenceKind.NONE
+        assert ref("How many parameters?", [ONE]).paper_ids == ["sig"]  # a short question of fact leans back
 
     def test_without_a_table_nothing_is_resolved(self) -> None:
         assert ref("Contrast the top two.", []).kind is ReferenceKind.NONE
@@ -120,3 +127,15 @@ def test_the_two_after_a_refusal_are_the_list_answers_first_two_sources() -> Non
     listed_one = Shown("Which papers reduce the KV cache?", sources=["trim", "tactic", "jig"], cited=["trim"])
     refused = Shown("How do I bake bread?", sources=["sig"], refused=True)
     assert ref("How do the two decide which tokens to keep?", [listed_one, refused]).paper_ids == ["trim", "tactic"]
+
+
+def test_a_question_every_word_of_which_the_last_paper_holds_asks_about_it() -> None:
+    lexam = Paper("lexam", "LEXam: Benchmarking Legal Reasoning", "The dataset comprises 4,886 law exam questions in "
+                  "English and German, across many languages of instruction.", "t:1")
+    other = Paper("kal", "Kaleidoscope", "A multilingual exam benchmark in 18 languages.", "t:2")
+    table = [Shown("Is there a benchmark for legal reasoning?", ["lexam", "kal"], ["lexam"])]
+    papers = {"lexam": lexam, "kal": other}
+    found = implicit(ref("How many questions, and in which languages?", table), table, papers)
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["lexam"])
+    for new in ("How many molecules, and in which solvents?", "Which papers study legal questions?"):
+        assert implicit(ref(new, table), table, papers).kind is ReferenceKind.NONE
