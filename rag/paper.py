@@ -17,6 +17,11 @@ _PROPOSES = re.compile(r"\b(?:we|this (?:paper|work)) (?:(?:also|further|then|fi
 _NAMED = re.compile(r"\b(?:named|called|dubbed|termed|coined)\s+(?:[^,.;:()]{2,60}?\s*\(([^()\s]{2,20})\)|"
                     r"([^\s,.;:()]{2,30}))")
 
+# "_Obscuro_ is the first superhuman AI for …", "DaVinci is a novel MLLM …": a one-word name opening a sentence.
+_IS_FIRST = re.compile(r"(?:^|(?<=[.!?]\s))[_*]{0,2}([A-Z][\w-]*[A-Za-z0-9])[_*]{0,2}\s+is\s+(?:the\s+first|a\s+novel|"
+                       r"a\s+new)\b")
+_COMMON_OPENERS = frozenset("this it that there which what each reasoning learning training data".split())
+
 
 @dataclass(frozen=True)
 class Paper:
@@ -59,8 +64,9 @@ class Paper:
             return head.strip()
         proposed = _PROPOSES.search(self.text)
         if proposed:
-            names = names_in(proposed.group(1))
-            words = proposed.group(1).split()
+            said = " ".join(word.strip("_*") for word in proposed.group(1).split())  # "_Obscuro_": Markdown emphasis
+            names = names_in(said)
+            words = said.split()
             capitalised = " ".join(words[: next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))])
             if names:
                 return names[0]
@@ -69,6 +75,9 @@ class Paper:
         named = _NAMED.search(self.text)
         if named and names_in(name := named.group(1) or named.group(2)):
             return name
+        first = _IS_FIRST.search(self.text)
+        if first and (names_in(first.group(1)) or first.group(1).lower() not in _COMMON_OPENERS):
+            return first.group(1)
         return self.display_title
 
     @cached_property

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rag.errors import RagError
 from rag.followup import refers_back, standalone_query
 from rag.multilingual import needs_multilingual
-from rag.question import analyse, comparison_parts, wants_comparison
+from rag.question import analyse, comparison_parts, names_in, wants_comparison
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections
@@ -92,6 +92,9 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
     if choice:  # each paper's sentences are ranked for what the choice turns on, not the earlier turns' words
         turn.shape.kind, turn.shape.parts = QuestionKind.CHOICE, titles
         turn.query = apply_corrections(turn.question, turn.corrections)
+    elif (wants_comparison(turn.question) and _names_new(turn.question, turn.on_table, retriever)
+          and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
+        turn.on_table = []
     elif wants_comparison(turn.question) and len(turn.on_table) >= 2:
         turn.compare_ids = list(turn.on_table)
     elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
@@ -100,10 +103,20 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
         turn.shape.kind = QuestionKind.SINGLE  # one paper on the table and no other named: ask it
 
 
+def _names_new(question: str, on_table: list[str], retriever: HybridRetriever) -> bool:
+    """The question names a paper that is not on the table ("SIGMark" beside "these two")."""
+    names = [name.lower() for name in names_in(question)]
+    held = set().union(*(retriever.names.title_words(pid) for pid in on_table)) if on_table else set()
+    return any(name not in held for name in names)
+
+
 def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever) -> bool:
     """"How does it differ from Tactic?": the papers referred to against what this turn names."""
+    from rag.references import own_topic_words
+
     titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
-    parts = titles + comparison_parts(turn.question)
+    # Pieces that only point back ("… compare to these two?") are the carried papers, already there.
+    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part)]
     if len(parts) < 2 or len(parts) == len(titles):
         return False
     turn.carried, turn.follow_up = list(carried), True

@@ -260,7 +260,7 @@ def _named(question: str, table: list[Shown], title_words: Callable[[str], set[s
     phrase = _ONE_PHRASE.search(question)
     # Names, and words written capitalised mid-sentence ("from Tactic").
     named = names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
-    wanted = stems({w.lower() for w in (phrase.group(1).split() if phrase else named)} - QUESTION_WORDS)
+    wanted = stems({w.lower() for w in [*(phrase.group(1).split() if phrase else []), *named]} - QUESTION_WORDS)
     found: list[str] = []
     for shown in reversed(table):
         for paper_id in dict.fromkeys([*shown.listed, *shown.sources]):  # answered first, then the other sources

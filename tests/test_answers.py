@@ -110,6 +110,15 @@ class TestQuestionShapes:
             "Who else uses jigsaw puzzles to train multimodal models?")
         assert not function_word.refused and "“else”" not in function_word.text
 
+    def test_a_comparison_naming_a_new_paper_beside_papers_on_the_table_compares_all_of_them(self, engine) -> None:
+        from rag.chat import ChatSession
+
+        chat = ChatSession(engine, backend="extractive")
+        listed = [c.paper_id for c in chat.ask("Which papers make LLM decoding faster with a smaller KV cache?")
+                  .citations][:2]
+        answer = chat.ask("How does SIGMark compare to the top two?")  # SIGMark is not on the table
+        assert {c.paper_id for c in answer.citations} == {*listed, "tKyAD2LhnI"}
+
     def test_a_comparison_cites_every_compared_paper(self, engine) -> None:
         answer = engine.ask("Compare TRIM-KV and Tactic: how does each decide which tokens matter?")
         cited = [c.paper_id for c in answer.citations]

@@ -101,6 +101,8 @@ def test_a_code_link_never_leads() -> None:
     ("Diffusion LLMs Can Be Faster", "This paper breaks it with a strategy named discrete diffusion forcing (D2F).",
      "D2F"),
     ("A Fingerspelling Dataset", "We curate a large-scale dataset, dubbed BANZ-FS, of fingerspelling.", "BANZ-FS"),
+    ("General Search for Imperfect-Information Games", "We present _Obscuro_, the first superhuman AI.", "Obscuro"),
+    ("Parsing Diagrams", "Diagrams are hard. DaVinci is a novel MLLM that parses them.", "DaVinci"),
     ("An Untitled Study", "We study things.", "An Untitled Study"),
 ])
 def test_a_paper_is_called_by_the_name_its_title_or_abstract_gives_it(title: str, abstract: str, name: str) -> None:

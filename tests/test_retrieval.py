@@ -96,3 +96,17 @@ class TestRetriever:
         assert names.named_in_title("Do Large Language Models reason?") == set()  # "Do": a question word
         assert names.named_in_title("How well can Large Language Models plan?") == set()  # in 6 papers
         assert names.named_in_title("What are Rare Gizmo Nets?") == {"r"}
+
+    def test_a_paper_is_also_called_by_its_short_name_and_an_acronym_of_its_title(self) -> None:
+        from rag.retrieval.names import NameIndex
+        from rag.settings import Settings
+        from rag.types import Paper
+
+        papers = [Paper("d", "Decision Pre-Trained Transformer is a Scalable Learner",
+                        "The Decision Pre-Trained Transformer (DPT) was introduced for in-context RL.", "x:1"),
+                  Paper("o", "General Search for Imperfect-Information Games", "We present _Obscuro_, the first "
+                        "superhuman AI for Fog of War (FoW) chess.", "x:2")]
+        settings = Settings()
+        names = NameIndex({p.paper_id: p for p in papers}, None, settings.retrieval, settings.decision)  # no BM25
+        assert "dpt" in names.title_words("d")  # "the DPT paper"
+        assert "obscuro" in names.title_words("o") and "fow" not in names.title_words("d")

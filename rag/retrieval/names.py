@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from rag.coref import acronyms
 from rag.retrieval.rankers import BM25Ranker
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
@@ -83,7 +84,14 @@ class NameIndex:
             rare = max(1, len(self.papers) // 100)
             words = {w for w in _title_tokens(paper.title) if self._title_counts[w] <= rare} if paper else set()
             names = names_in(f"{paper.title} {paper.text}") if paper else []
-            self._title_words[paper_id] = words | {n.lower() for n in names if self.is_distinctive(n)}
+            words |= {n.lower() for n in names if self.is_distinctive(n)}
+            if paper and paper.short_name != paper.display_title:  # "Obscuro", from "_Obscuro_ is the first …"
+                words.add(paper.short_name.lower())
+            # An acronym the abstract gives a phrase of its title: "the DPT paper" for "Decision Pre-Trained
+            # Transformer is a Scalable …", which defines "Decision Pre-Trained Transformer (DPT)".
+            title = content_words(paper.title) if paper else set()
+            words |= {short for short, long in acronyms(paper.text).items() if long <= title} if paper else set()
+            self._title_words[paper_id] = words
         return self._title_words[paper_id]
 
     def missing_names(self, names: list[str]) -> list[str]:
