@@ -145,9 +145,26 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
     elif turn.shape.kind is QuestionKind.COMPARISON and only is None:
         turn.ranked = search_comparison(retriever, turn.query, turn.shape.parts, depth, vector=turn.vector)
     else:
-        turn.ranked = retriever.search(turn.query, depth, vector=turn.vector, only=only)
+        turn.ranked = _named_order(retriever, turn.query, retriever.search(turn.query, depth, vector=turn.vector,
+                                                                           only=only), turn.top_k)
     if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
+
+
+def _named_order(retriever: HybridRetriever, query: str, ranked: list[Hit], top_k: int) -> list[Hit]:
+    """"Summarize PARD and then SpecBranch": papers the question names one by one (each name in one of the shown
+    papers only) are shown in the order it names them, in the places they were ranked into."""
+    shown = {h.paper.paper_id for h in ranked[:top_k]}
+    order: list[str] = []
+    for name in retriever.names.distinctive_names(query):
+        papers = [pid for pid in retriever.names.papers_mentioning(name) if pid in shown]
+        if len(papers) == 1 and papers[0] not in order:
+            order.append(papers[0])
+    if len(order) < 2:
+        return ranked
+    slots = iter(order)
+    by_id = {h.paper.paper_id: h for h in ranked}
+    return [by_id[next(slots)] if h.paper.paper_id in order else h for h in ranked]
 
 
 def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -> list[Hit]:

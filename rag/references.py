@@ -106,7 +106,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     numbered = enumerated if enumerated and "[" not in asked else several.sources  # "[2]" is always source [2]
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
         return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], question, choice)
-    if ordinal := _ordinal(asked, ordered if len(ordered) > len(listed) else listed):
+    if ordinal := _ordinal(asked, ordered if enumerated or len(ordered) > len(listed) else listed):
         return Reference(ReferenceKind.ORDINAL, ordinal, question, choice)
     plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
     if plural or asks_choice:  # "the two" after a turn about one paper: the papers of the turns before it too

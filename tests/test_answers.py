@@ -119,6 +119,12 @@ class TestQuestionShapes:
         answer = chat.ask("How does SIGMark compare to the top two?")  # SIGMark is not on the table
         assert {c.paper_id for c in answer.citations} == {*listed, "tKyAD2LhnI"}
 
+    @pytest.mark.parametrize("first, second", [("MaskCO", "TRIM-KV"), ("TRIM-KV", "MaskCO")])
+    def test_papers_named_one_by_one_are_shown_in_the_order_named(self, engine, first, second) -> None:
+        answer = engine.ask(f"Summarize {first} and then {second} for me.")
+        assert [s.paper.short_name for s in answer.sources[:2]] == [first, second]
+        assert answer.text.index(first) < answer.text.index(second)
+
     def test_a_comparison_cites_every_compared_paper(self, engine) -> None:
         answer = engine.ask("Compare TRIM-KV and Tactic: how does each decide which tokens matter?")
         cited = [c.paper_id for c in answer.citations]

@@ -139,3 +139,8 @@ def test_a_question_every_word_of_which_the_last_paper_holds_asks_about_it() -> 
     assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["lexam"])
     for new in ("How many molecules, and in which solvents?", "Which papers study legal questions?"):
         assert implicit(ref(new, table), table, papers).kind is ReferenceKind.NONE
+
+
+def test_an_ordinal_counts_in_the_order_the_user_named_the_papers() -> None:
+    named = Shown("Summarize Tactic and then TRIM-KV for me.", sources=["trim", "tactic"], cited=["trim", "tactic"])
+    assert ref("What speedup does the second one report?", [named]).paper_ids == ["trim"]
