@@ -40,8 +40,11 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     wanted = aspect(question)
     if kind is QuestionKind.CHOICE and len(decision.chosen) >= 2:
         first = sorted(decision.chosen, key=lambda item: item[0] != decision.pick)  # the pick leads the table
-        # Each paper: the sentence deciding the choice and what the paper proposes, to place it.
-        plans = [plan_paper(n, item, wanted, 1, 1.0, method_too=True) for n, item in first]
+        # Each paper: the sentence deciding the choice and what the paper proposes, to place it; the pick, the
+        # answer, also its next sentence that fits ("… and how many datasets does it use?").
+        plans = [plan_paper(n, item, wanted, *((decision.sentences_per_paper, settings.decision.min_sentence)
+                                               if n == decision.pick else (1, 1.0)), method_too=True)
+                 for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
     per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
     if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
