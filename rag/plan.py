@@ -48,10 +48,10 @@ class PaperPlan:
         return [s.text for q in self.quotes for s in q.sentences]
 
 
-def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "") -> float:
+def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Role | None = None) -> float:
     """The sentence's evidence score adjusted by how well its role and words fit the question's aspect (``name``:
-    the paper's method name, see ``roles.role``)."""
-    its_role = role(sentence.text, sentence.position, name)
+    the paper's method name, see ``roles.role``; ``its_role``: the sentence's role, if known)."""
+    its_role = role(sentence.text, sentence.position, name) if its_role is None else its_role
     score = sentence.score
     roles = WANTED[wanted]
     if wanted is Aspect.WHICH and proposes(sentence.text):
@@ -73,22 +73,26 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it, and
     (``result_too``) its first result with a figure."""
     name = evidence.hit.paper.short_name
-    fits = {s.position: fit(s, wanted, name) for s in evidence.sentences}
+    roles = {s.position: role(s.text, s.position, name) for s in evidence.sentences}
+    fits = {s.position: fit(s, wanted, name, roles[s.position]) for s in evidence.sentences}
     ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
     if not ranked:
         return PaperPlan(n, evidence, [])
     in_order = sorted(evidence.sentences, key=lambda s: s.position)
     proposal = next((s for s in in_order if proposes(s.text)), None) or next(
-        (s for s in in_order if role(s.text, s.position, name) is Role.METHOD), None)
+        (s for s in in_order if roles[s.position] is Role.METHOD), None)
     lead = proposal if wanted is Aspect.WHICH and proposal is not None else ranked[0]
     near = RELATIVE_REST * fits[lead.position]
-    # Beside the lead, the ``count`` sentences that fit the question best (the role only chose the lead).
-    best = ranked[:count + 1]
-    rest = [s for s in best if s is not lead and (s.score >= floor or fits[s.position] >= near)]
+    # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence
+    # of the role asked for, with its cue words, may word the question less closely); the field's background only
+    # when the question asks what problem the paper takes on or what data it works with.
+    rest = [s for s in ranked[:count + 1] if s is not lead
+            and (max(s.score, fits[s.position]) >= floor or fits[s.position] >= near)
+            and (roles[s.position] is not Role.BACKGROUND or wanted in (Aspect.PROBLEM, Aspect.DATA))]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
     # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure.
-    result = next((s for s in in_order if role(s.text, s.position, name) is Role.RESULT and any(
+    result = next((s for s in in_order if roles[s.position] is Role.RESULT and any(
         c.isdigit() for c in s.text)), None) if result_too else None
     if result is not None and result is not lead and result not in rest:
         rest.append(result)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from rag.question import wants_comparison
 from rag.tokens import QUESTION_WORDS
 from rag.types import Paper, Shown
 
@@ -22,9 +23,10 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
              "fifth": 4, "5th": 4}
 _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
-                     r"unrelated|another)\s+(?:question|topic|subject)|on\s+(?:a(?:nother)?|a\s+different)\s+(?:subject|"
-                     r"topic|note)|switching\s+(?:topics?|gears)|changing\s+(?:the\s+)?(?:subject|topic)|unrelated(?:\s+"
-                     r"question)?|(?:totally|completely|something)\s+(?:different|else))\s*[:,.;!-]*\s*", re.IGNORECASE)
+                     r"unrelated|another)\s+(?:question|topic|subject)|on\s+(?:a(?:nother)?|a\s+different)\s+"
+                     r"(?:subject|topic|note)|switching\s+(?:topics?|gears)|changing\s+(?:the\s+)?(?:subject|topic)"
+                     r"|unrelated(?:\s+question)?|(?:totally|completely|something)\s+(?:different|else))"
+                     r"\s*[:,.;!-]*\s*", re.IGNORECASE)
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
                             re.IGNORECASE)
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
@@ -36,8 +38,8 @@ _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:t
 _SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
                        r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
                        r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b", re.IGNORECASE)
-# "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …" (a
-# new list question).
+# "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …"
+# (a new list question).
 _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
                      r"(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
                      r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
@@ -45,6 +47,8 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
                      r"|can|could)\b)", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
+# "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
+_COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to)\b", re.IGNORECASE)
 # "both", "the two", "which of the three": as many papers as it says.
 _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
                       r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
@@ -119,6 +123,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it.
         weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
+        if not (wants_comparison(asked) or _COMPARATIVE.search(asked)):  # "the biology one, what does it target?"
+            pointed = []
         papers = list(dict.fromkeys([*pointed, *named]))
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if (choice or plural) and len(listed) >= 2:

@@ -110,6 +110,7 @@ _ASPECTS = (
                               r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
+                             r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
                              r"models?\s+and\s+datasets?|evaluat\w*\s+(?:on|with))\b", re.I)),
     # "How does D2F make dLLMs faster?", "How do they reduce memory?": the mechanism, unless it asks how well.
@@ -159,6 +160,10 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
                             r"(?:datasets?|benchmarks?)\s+(?:such\s+as|including|like)|on\s+(?:the\s+)?[A-Z][\w-]+\s+"
                             r"(?:datasets?|benchmarks?))\b|\b[A-Z][A-Za-z]*[-]?\d[\w.-]*\b"),
     Aspect.RESULT: re.compile(r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\d", re.I),
+    # How it works, not that it exists: "by caching …", "equips dLLMs with two key capabilities: (1) …".
+    Aspect.METHOD: re.compile(r"\b(?:by\s+\w+ing|equips?|consists?\s+of|compris\w+|key\s+(?:ideas?|capabilit\w+|"
+                              r"components?|insights?|steps?)|(?:two|three)\s+(?:stages?|steps?|components?|modules?)|"
+                              r"first\s+\w+s?\b.*\bthen)\b|\(1\)|\(i\)", re.I),
     Aspect.WHY: re.compile(r"\b(?:because|due\s+to|rel(?:y|ies)|caused\s+by|explain\w*|findings?|stem\w*|"
                            r"attribut\w*|(?:we|analysis|theory|experiments)\s+(?:\w+\s+){0,2}(?:find|show|reveal)s?"
                            r"\s+that)\b", re.I),

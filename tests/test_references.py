@@ -144,3 +144,9 @@ def test_a_question_every_word_of_which_the_last_paper_holds_asks_about_it() -> 
 def test_an_ordinal_counts_in_the_order_the_user_named_the_papers() -> None:
     named = Shown("Summarize Tactic and then TRIM-KV for me.", sources=["trim", "tactic"], cited=["trim", "tactic"])
     assert ref("What speedup does the second one report?", [named]).paper_ids == ["trim"]
+
+
+def test_it_beside_a_paper_named_by_a_phrase_is_that_paper_unless_they_are_set_against_each_other() -> None:
+    table = [LIST]
+    assert ref("And the jigsaw one, what data does it use?", table).paper_ids == ["jig"]
+    assert ref("Is it faster than the jigsaw one?", [LIST, ONE]).paper_ids == ["sig", "jig"]
