@@ -146,12 +146,12 @@ def _own_sentences(lead: str, evidence: list[str], share: float) -> list[str]:
     """The lead's sentences that do not have ``share`` of their topic words in one sentence of ``evidence``
     (stemmed)."""
     from rag.tokens import content_words, stems
-    from rag.verify import strip_markers
+    from rag.verify import repeats, strip_markers
 
     quoted = [stems(content_words(strip_markers(s))) for text in evidence for s in split_sentences(text)]
     own = []
     for sentence in _cited(lead):
         words = stems(content_words(strip_markers(sentence)))
-        if words and not any(len(words & q) >= share * len(words) for q in quoted):
+        if words and not any(repeats(words, q, share) for q in quoted):
             own.append(sentence)
     return own

@@ -88,6 +88,12 @@ def _markers_inside(text: str) -> str:
     return _TRAILING.sub(lambda m: f" {m.group(2).strip()}{m.group(1)} ", text)
 
 
+def repeats(words: set[str], earlier: set[str], share: float) -> bool:
+    """A sentence (its stemmed topic words ``words``) says again what one said ``earlier`` does: ``share`` of its
+    words are there (the check drops such repeats; the LLM's lead drops what copies an abstract sentence)."""
+    return bool(words) and len(words & earlier) >= share * len(words)
+
+
 def check_citations(answer: str, question: str, numbered: list[tuple[int, Evidence]], sentences: SentenceIndex,
                     embed: Callable[[list[str]], Any], min_support: float,
                     rules: AnswerSettings | None = None) -> Checked:
@@ -130,8 +136,7 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
             continue
         vector = np.asarray(next(v))
         words = stems(content_words(text))
-        if words and any(len(words & earlier) >= rules.repeat_share * len(words) and set(wanted) <= sources
-                         for earlier, sources in said):
+        if any(repeats(words, earlier, rules.repeat_share) and set(wanted) <= sources for earlier, sources in said):
             checked.repeated += 1
             continue
         checked.total += 1
