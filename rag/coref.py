@@ -1,5 +1,6 @@
 """What an abstract's sentence says without writing it out: the words an acronym stands for, and the paper's name
-behind "this benchmark" / "our method".
+behind "this benchmark" / "our method". Used twice: the evidence stage counts those words, and a quote shown out of
+its abstract spells out the acronym ("prior AD (Algorithm Distillation) scaling").
 
 A question says "implicit reward models", the abstract's finding says "IM-RMs rely more heavily on …"; a question
 names "CatalystBench", the sentence listing its tasks says "The tasks covered by this benchmark …". The evidence
@@ -17,29 +18,52 @@ from rag.tokens import content_words, stems
 # "… an implicit reward model (IM-RM)", "Multi-head Full-task (MFT)", "discrete diffusion forcing (D2F)".
 _DEFINED = re.compile(r"((?:[\w'-]+\s+){1,8})\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9])s?\s*\)")
 # "this benchmark", "our framework", "the proposed method": the paper's own contribution, by its kind.
+# Acronyms every reader of ML abstracts knows: spelling them out would only lengthen the answer.
+_KNOWN = frozenset("AI ML LLM LM VLM MLLM NLP CV RL GPU CPU CNN RNN GNN GAN VAE ViT KV QA API SOTA MoE".split())
 _STOP = frozenset("a an the of for to with and in on by via from".split())
 _OWN = re.compile(r"\b(?:this|our|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:method|approach|framework|model|benchmark|"
                   r"dataset|algorithm|system|technique|strategy|pipeline|architecture|suite|agent|tool)s?\b",
                   re.IGNORECASE)
 
 
-def acronyms(text: str) -> dict[str, set[str]]:
-    """Each acronym the text defines (lower case) → the topic words of its long form: the longest run of words
-    before the parenthesis whose initials (stop words aside) appear in order among the acronym's letters, a digit
-    standing for any letter ("implicit reward model (IM-RM)", "discrete diffusion forcing (D2F)"), starting with
-    its first letter ("a promising alternative to autoregressive (AR)" → "autoregressive")."""
-    found: dict[str, set[str]] = {}
+def definitions(text: str) -> dict[str, str]:
+    """Each acronym the text defines → its long form as written: the longest run of words before the parenthesis
+    whose initials (stop words aside) appear in order among the acronym's letters, a digit standing for any letter
+    ("implicit reward model (IM-RM)", "discrete diffusion forcing (D2F)"), starting with its first letter ("a
+    promising alternative to autoregressive (AR)" → "autoregressive")."""
+    found: dict[str, str] = {}
     for match in _DEFINED.finditer(text):
         words, short = match.group(1).split(), match.group(2)
         letters = [c.lower() for c in short if c.isalnum()]
         window = words[-(len(letters) + 2):]
         for start in range(len(window)):
             initials = [w[0].lower() for w in window[start:] if w.lower() not in _STOP]
-            if initials and initials[0] == letters[0] and _in_order(initials, letters):
-                if long_words := content_words(" ".join(window[start:])):
-                    found[short.lower()] = long_words
+            if (window[start].lower() not in _STOP and initials and initials[0] == letters[0]
+                    and _in_order(initials, letters)):
+                found.setdefault(short, " ".join(window[start:]))
                 break
     return found
+
+
+def acronyms(text: str) -> dict[str, set[str]]:
+    """Each acronym the text defines (lower case) → the topic words of its long form (``definitions``)."""
+    return {short.lower(): words for short, long in definitions(text).items() if (words := content_words(long))}
+
+
+def spell_out(text: str, defined: dict[str, str], done: set[str]) -> str:
+    """``text`` with the first acronym of each kind its abstract defined (``defined``) followed by its long form
+    ("prior AD scaling" → "prior AD (Algorithm Distillation) scaling"), unless ``done`` (spelled out before in this
+    answer), widely known, or defined or written out in the text itself; updates ``done``."""
+    for short, long in defined.items():
+        if short in done or short in _KNOWN:
+            continue
+        used = re.search(rf"(?<![\w-]){re.escape(short)}s?(?![\w-])", text)
+        if used is None:
+            continue
+        done.add(short)
+        if f"({short}" not in text and long.lower() not in text.lower():
+            text = f"{text[:used.end()]} ({long}){text[used.end():]}"
+    return text
 
 
 def _in_order(initials: list[str], letters: list[str]) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rag.coref import definitions, spell_out
 from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, role
 from rag.standalone import Quote, quote, rewrite
 from rag.types import Evidence, EvidenceSentence
@@ -101,7 +102,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
 
 def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence]) -> list[Quote]:
     """Each shown sentence as a quote, without showing one sentence twice (a quote brings the sentence it leans
-    on, which may be shown anyway)."""
+    on, which may be shown anyway), an acronym the abstract defined elsewhere spelled out where first shown."""
+    defined = definitions(" ".join(s.text for s in sorted(abstract, key=lambda s: s.position)))
+    spelled: set[str] = set()
     quotes: list[Quote] = []
     seen: set[int] = set()
     for sentence in shown:
@@ -111,5 +114,5 @@ def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence]) -> 
         if made.sentences[0].position in seen:  # it leans on a sentence already shown: that one is there
             made = Quote(rewrite(sentence.text), (sentence,))
         seen.update(s.position for s in made.sentences)
-        quotes.append(made)
+        quotes.append(Quote(spell_out(made.text, defined, spelled), made.sentences))
     return quotes

@@ -1,9 +1,12 @@
 """What a sentence stands for without writing it: acronyms its abstract defined, "this benchmark" for the paper's
-name; and the evidence stage scoring the sentence that answers with those words."""
+name; and quotes spelling out an acronym defined elsewhere in their abstract."""
 
 from __future__ import annotations
 
-from rag.coref import acronyms, implied_words
+from rag.coref import acronyms, definitions, implied_words, spell_out
+from rag.plan import plan_paper
+from rag.roles import Aspect
+from rag.types import Evidence, EvidenceSentence, Hit, Paper
 from rag.tokens import content_words
 
 TEXT = ("Every language model defines an implicit reward model (IM-RM). A promising alternative to autoregressive "
@@ -40,3 +43,27 @@ def test_the_question_s_acronym_matches_the_long_form_and_this_benchmark_the_nam
     wanted = content_words("What does CatalystBench evaluate?")
     assert implied_words(listing, content_words(listing), wanted, {}, name="CatalystBench") == {"catalystbench"}
     assert implied_words(listing, content_words(listing), wanted, {}) == set()
+
+
+def test_an_acronym_defined_elsewhere_in_the_abstract_is_spelled_out_where_first_shown() -> None:
+    defined = definitions("We compare with Algorithm Distillation (AD). We fine-tune large language models (LLMs) "
+                          "with Multi-head Full-task (MFT) tuning.")
+    assert defined == {"AD": "Algorithm Distillation", "LLM": "large language models", "MFT": "Multi-head Full-task"}
+    done: set[str] = set()
+    assert spell_out("The agent improves upon prior AD scaling in LLMs.", defined, done) == \
+        "The agent improves upon prior AD (Algorithm Distillation) scaling in LLMs."  # LLM: widely known
+    assert spell_out("AD again; the MFT strategy works best.", defined, done) == \
+        "AD again; the MFT (Multi-head Full-task) strategy works best."  # once per answer
+    assert spell_out("Multi-head Full-task (MFT) tuning helps.", defined, set()) == \
+        "Multi-head Full-task (MFT) tuning helps."  # defined where it stands
+
+
+def test_a_plan_spells_out_the_acronym_its_quote_uses() -> None:
+    abstract = ["We compare against Algorithm Distillation (AD) on many tasks.",
+                "Our agent improves upon prior AD scaling across hundreds of tasks."]
+    paper = Paper("p", "Scaling In-Context RL", " ".join(abstract), "t:1")
+    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(abstract[1], 0.8, 1), EvidenceSentence(abstract[0], 0.1, 0)])
+    plan = plan_paper(1, evidence, Aspect.ANY, 0, 0.5)
+    assert plan.quotes[0].text == "Their agent improves upon prior AD (Algorithm Distillation) scaling across " \
+                                  "hundreds of tasks."
+    assert plan.sentences == [abstract[1]]  # the abstract's own sentence is what the panel highlights
