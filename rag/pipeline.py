@@ -6,6 +6,7 @@ Each stage is a short function over the turn; the logic it applies lives in its 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rag.errors import RagError
@@ -86,12 +87,17 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         turn.shape.kind = QuestionKind.COMPARISON
 
 
+_RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\b[^,;?]*",
+                          re.IGNORECASE)
+
+
 def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> None:
     """A turn about papers on the table: pick among them, compare them, or ask each of them."""
     titles = [retriever.papers[pid].title for pid in turn.on_table]
     if choice:  # each paper's sentences are ranked for what the choice turns on, not the earlier turns' words
         turn.shape.kind, turn.shape.parts = QuestionKind.CHOICE, titles
-        turn.query = apply_corrections(turn.question, turn.corrections)
+        # "… about text rather than images?": what it is not about would count for the paper about images.
+        turn.query = _RATHER_THAN.sub("", apply_corrections(turn.question, turn.corrections)).strip()
     elif (wants_comparison(turn.question) and _names_new(turn.question, turn.on_table, retriever)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []

@@ -125,6 +125,19 @@ class TestQuestionShapes:
         assert [s.paper.short_name for s in answer.sources[:2]] == [first, second]
         assert answer.text.index(first) < answer.text.index(second)
 
+    def test_what_a_choice_says_it_is_not_about_does_not_count_for_it(self, engine) -> None:
+        from rag.chat import ChatSession
+        from rag.types import Shown
+
+        chat = ChatSession(engine, backend="extractive")
+        chat.ask("Compare D2F and ARPG.")
+        table = [Shown.of(t.answer) for t in chat.turns]
+        turn = engine.prepare("Which of the two is about text rather than images?", table=table,
+                              history=[t.question for t in chat.turns])
+        assert turn.decision.chosen and turn.query == "Which of the two is about text?"
+        scores = {item.hit.paper.short_name: item.best_score for _, item in turn.decision.chosen}
+        assert scores["D2F"] > scores["ARPG"]  # D2F's abstract is the one about text generation
+
     def test_a_comparison_cites_every_compared_paper(self, engine) -> None:
         answer = engine.ask("Compare TRIM-KV and Tactic: how does each decide which tokens matter?")
         cited = [c.paper_id for c in answer.citations]
