@@ -1,6 +1,6 @@
 """What an abstract's sentence says without writing it out: the words an acronym stands for, and the paper's name
 behind "this benchmark" / "our method". Used twice: the evidence stage counts those words, and a quote shown out of
-its abstract spells out the acronym ("prior AD (Algorithm Distillation) scaling").
+its abstract spells out the acronym ("… prior AD scaling. (AD: Algorithm Distillation)").
 
 A question says "implicit reward models", the abstract's finding says "IM-RMs rely more heavily on …"; a question
 names "CatalystBench", the sentence listing its tasks says "The tasks covered by this benchmark …". The evidence
@@ -51,19 +51,18 @@ def acronyms(text: str) -> dict[str, set[str]]:
 
 
 def spell_out(text: str, defined: dict[str, str], done: set[str]) -> str:
-    """``text`` with the first acronym of each kind its abstract defined (``defined``) followed by its long form
-    ("prior AD scaling" → "prior AD (Algorithm Distillation) scaling"), unless ``done`` (spelled out before in this
-    answer), widely known, or defined or written out in the text itself; updates ``done``."""
+    """``text`` followed by the long form of each acronym in it that its abstract defined (``defined``): "… prior AD
+    scaling. (AD: Algorithm Distillation)", unless ``done`` (spelled out before in this answer), widely known, or
+    defined or written out in the text itself; updates ``done``. The gloss follows the quote rather than entering
+    it, so the quote stays the abstract's words, phrase for phrase."""
+    glosses = []
     for short, long in defined.items():
-        if short in done or short in _KNOWN:
-            continue
-        used = re.search(rf"(?<![\w-]){re.escape(short)}s?(?![\w-])", text)
-        if used is None:
+        if short in done or short in _KNOWN or not re.search(rf"(?<![\w-]){re.escape(short)}s?(?![\w-])", text):
             continue
         done.add(short)
         if f"({short}" not in text and long.lower() not in text.lower():
-            text = f"{text[:used.end()]} ({long}){text[used.end():]}"
-    return text
+            glosses.append(f"{short}: {long}")
+    return f"{text} ({'; '.join(glosses)})" if glosses else text
 
 
 def _in_order(initials: list[str], letters: list[str]) -> bool:

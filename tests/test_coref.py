@@ -51,9 +51,9 @@ def test_an_acronym_defined_elsewhere_in_the_abstract_is_spelled_out_where_first
     assert defined == {"AD": "Algorithm Distillation", "LLM": "large language models", "MFT": "Multi-head Full-task"}
     done: set[str] = set()
     assert spell_out("The agent improves upon prior AD scaling in LLMs.", defined, done) == \
-        "The agent improves upon prior AD (Algorithm Distillation) scaling in LLMs."  # LLM: widely known
+        "The agent improves upon prior AD scaling in LLMs. (AD: Algorithm Distillation)"  # LLM: widely known
     assert spell_out("AD again; the MFT strategy works best.", defined, done) == \
-        "AD again; the MFT (Multi-head Full-task) strategy works best."  # once per answer
+        "AD again; the MFT strategy works best. (MFT: Multi-head Full-task)"  # once per answer
     assert spell_out("Multi-head Full-task (MFT) tuning helps.", defined, set()) == \
         "Multi-head Full-task (MFT) tuning helps."  # defined where it stands
 
@@ -64,6 +64,6 @@ def test_a_plan_spells_out_the_acronym_its_quote_uses() -> None:
     paper = Paper("p", "Scaling In-Context RL", " ".join(abstract), "t:1")
     evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(abstract[1], 0.8, 1), EvidenceSentence(abstract[0], 0.1, 0)])
     plan = plan_paper(1, evidence, Aspect.ANY, 0, 0.5)
-    assert plan.quotes[0].text == "Their agent improves upon prior AD (Algorithm Distillation) scaling across " \
-                                  "hundreds of tasks."
+    assert plan.quotes[0].text == "Their agent improves upon prior AD scaling across hundreds of tasks. " \
+                                  "(AD: Algorithm Distillation)"
     assert plan.sentences == [abstract[1]]  # the abstract's own sentence is what the panel highlights
