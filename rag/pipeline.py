@@ -6,13 +6,12 @@ Each stage is a short function over the turn; the logic it applies lives in its 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from rag.errors import RagError
 from rag.followup import refers_back, standalone_query
 from rag.multilingual import needs_multilingual
-from rag.question import analyse, comparison_parts, names_in, wants_comparison
+from rag.question import analyse, choice_query, comparison_parts, wants_comparison
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections
@@ -87,18 +86,14 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         turn.shape.kind = QuestionKind.COMPARISON
 
 
-_RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\b[^,;?]*",
-                          re.IGNORECASE)
-
-
 def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> None:
     """A turn about papers on the table: pick among them, compare them, or ask each of them."""
     titles = [retriever.papers[pid].title for pid in turn.on_table]
     if choice:  # each paper's sentences are ranked for what the choice turns on, not the earlier turns' words
         turn.shape.kind, turn.shape.parts = QuestionKind.CHOICE, titles
         # "… about text rather than images?": what it is not about would count for the paper about images.
-        turn.query = _RATHER_THAN.sub("", apply_corrections(turn.question, turn.corrections)).strip()
-    elif (wants_comparison(turn.question) and _names_new(turn.question, turn.on_table, retriever)
+        turn.query = choice_query(apply_corrections(turn.question, turn.corrections))
+    elif (wants_comparison(turn.question) and retriever.names.names_elsewhere(turn.question, turn.on_table)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
     elif wants_comparison(turn.question) and len(turn.on_table) >= 2:
@@ -107,13 +102,6 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
     elif turn.shape.kind is QuestionKind.COMPARISON:
         turn.shape.kind = QuestionKind.SINGLE  # one paper on the table and no other named: ask it
-
-
-def _names_new(question: str, on_table: list[str], retriever: HybridRetriever) -> bool:
-    """The question names a paper that is not on the table ("SIGMark" beside "these two")."""
-    names = [name.lower() for name in names_in(question)]
-    held = set().union(*(retriever.names.title_words(pid) for pid in on_table)) if on_table else set()
-    return any(name not in held for name in names)
 
 
 def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever) -> bool:
@@ -151,26 +139,10 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
     elif turn.shape.kind is QuestionKind.COMPARISON and only is None:
         turn.ranked = search_comparison(retriever, turn.query, turn.shape.parts, depth, vector=turn.vector)
     else:
-        turn.ranked = _named_order(retriever, turn.query, retriever.search(turn.query, depth, vector=turn.vector,
-                                                                           only=only), turn.top_k)
+        turn.ranked = retriever.names.in_named_order(turn.query, retriever.search(
+            turn.query, depth, vector=turn.vector, only=only), turn.top_k)
     if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
-
-
-def _named_order(retriever: HybridRetriever, query: str, ranked: list[Hit], top_k: int) -> list[Hit]:
-    """"Summarize PARD and then SpecBranch": papers the question names one by one (each name in one of the shown
-    papers only) are shown in the order it names them, in the places they were ranked into."""
-    shown = {h.paper.paper_id for h in ranked[:top_k]}
-    order: list[str] = []
-    for name in retriever.names.distinctive_names(query):
-        papers = [pid for pid in retriever.names.papers_mentioning(name) if pid in shown]
-        if len(papers) == 1 and papers[0] not in order:
-            order.append(papers[0])
-    if len(order) < 2:
-        return ranked
-    slots = iter(order)
-    by_id = {h.paper.paper_id: h for h in ranked}
-    return [by_id[next(slots)] if h.paper.paper_id in order else h for h in ranked]
 
 
 def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -> list[Hit]:

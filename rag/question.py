@@ -78,6 +78,17 @@ def comparison_context(question: str) -> str:
     return " ".join(w for w in keyword_query(rest).split() if w not in _CUE_WORDS)
 
 
+# "… about text rather than images?": what a choice is not about.
+_RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\b[^,;?]*",
+                          re.IGNORECASE)
+
+
+def choice_query(question: str) -> str:
+    """What a choice among papers is scored against: the question without what it says the pick is not about
+    (those words would count for the other papers)."""
+    return _RATHER_THAN.sub("", question).strip()
+
+
 def wants_comparison(question: str) -> bool:
     return bool(_COMPARE.search(question))
 

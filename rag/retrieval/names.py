@@ -16,7 +16,7 @@ from rag.retrieval.rankers import BM25Ranker
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
 from rag.tokens import QUESTION_WORDS, content_words, squash, word_forms
-from rag.types import Paper
+from rag.types import Hit, Paper
 
 
 class NameIndex:
@@ -93,6 +93,28 @@ class NameIndex:
             words |= {short for short, long in acronyms(paper.text).items() if long <= title} if paper else set()
             self._title_words[paper_id] = words
         return self._title_words[paper_id]
+
+    def names_elsewhere(self, question: str, paper_ids: list[str]) -> bool:
+        """The question names something none of ``paper_ids`` is called by ("SIGMark" beside "these two")."""
+        from rag.question import names_in
+
+        held = set().union(*(self.title_words(pid) for pid in paper_ids))
+        return any(name.lower() not in held for name in names_in(question))
+
+    def in_named_order(self, query: str, ranked: list[Hit], top_k: int) -> list[Hit]:
+        """"Summarize PARD and then SpecBranch": papers the query names one by one (each name in only one of the
+        first ``top_k``) in the order it names them, in the places they were ranked into."""
+        shown = {h.paper.paper_id for h in ranked[:top_k]}
+        order: list[str] = []
+        for name in self.distinctive_names(query):
+            papers = [pid for pid in self.papers_mentioning(name) if pid in shown]
+            if len(papers) == 1 and papers[0] not in order:
+                order.append(papers[0])
+        if len(order) < 2:
+            return ranked
+        slots = iter(order)
+        by_id = {h.paper.paper_id: h for h in ranked}
+        return [by_id[next(slots)] if h.paper.paper_id in order else h for h in ranked]
 
     def missing_names(self, names: list[str]) -> list[str]:
         """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
