@@ -64,6 +64,9 @@ _CONTRAST = re.compile(r"^\W*(?:however|but|yet|although|though|despite|unfortun
 _ITS_OWN = re.compile(r"^\W*(?:it|this\s+(?:method|approach|framework|model|design|technique|mechanism|strategy|"
                       r"module|architecture))\s+(?!is\s+(?:unclear|challenging|difficult|hard|known|well)\b)[a-z]+",
                       re.IGNORECASE)
+# "The tasks covered by this benchmark …": what the paper's own contribution is or holds.
+_THIS_ONE = re.compile(r"\b(?:this|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:benchmark|dataset|framework|method|model|"
+                       r"approach|suite|system|pipeline)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(rf"\b(?:{_WE}|our|us)\b", re.IGNORECASE)
 
 
@@ -77,7 +80,7 @@ def role(text: str, position: int, name: str = "") -> Role:
     a result; a limitation is a problem; an opening sentence that is none of those, before the paper speaks in
     the first person, is background; the rest is other."""
     named = (bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None) or bool(
-        _ITS_OWN.match(text))
+        _ITS_OWN.match(text) or _THIS_ONE.search(text))
     if _RELEASE.search(text):  # "Code is available at …", "We will release …": says where, not what
         return Role.OTHER
     if _STRONG_RESULT.search(text) and not proposes(text):  # "Experiments show that our model surpasses …"
@@ -158,7 +161,9 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.DATA: re.compile(r"\b(?:experiments?\s+(?:on|across|with)|evaluat\w*\s+(?:on|it\s+on|across)|"
                             r"(?:tested|validated|trained|benchmarked)\s+on|apply\s+.*\s+to|"
                             r"(?:datasets?|benchmarks?)\s+(?:such\s+as|including|like)|on\s+(?:the\s+)?[A-Z][\w-]+\s+"
-                            r"(?:datasets?|benchmarks?))\b|\b[A-Z][A-Za-z]*[-]?\d[\w.-]*\b"),
+                            r"(?:datasets?|benchmarks?)|(?:tasks?|subsets?|splits?|categories|dimensions|domains)\s+"
+                            r"(?:\w+\s+){0,4}(?:cover\w*|encompass\w*|includ\w*|span\w*|compris\w*))\b|"
+                            r"\b[A-Z][A-Za-z]*[-]?\d[\w.-]*\b"),
     Aspect.RESULT: re.compile(r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\d", re.I),
     # How it works, not that it exists: "by caching …", "equips dLLMs with two key capabilities: (1) …".
     Aspect.METHOD: re.compile(r"\b(?:by\s+\w+ing|equips?|consists?\s+of|compris\w+|key\s+(?:ideas?|capabilit\w+|"

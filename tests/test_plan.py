@@ -37,6 +37,7 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     assert role("Experiments show that our model surpasses NWP systems.", 3) is Role.RESULT  # not "our model"
     assert role("It supports parallel inference through a shared KV cache.", 5) is Role.METHOD  # "it": the method
     assert role("It is unclear whether caches help.", 1) is not Role.METHOD
+    assert role("The tasks covered by this benchmark span reading and reasoning.", 3) is Role.METHOD
 
 
 @pytest.mark.parametrize(("question", "expected"), [
@@ -125,3 +126,14 @@ def test_a_contrasting_opener_marks_a_problem_not_a_result() -> None:
 def test_such_as_leans_on_nothing() -> None:
     assert not leans_back("The model runs on benchmarks such as GSM8K and MATH.")
     assert leans_back("Such models are slow.") and leans_back("In this way, the cache stays small.")
+
+
+def test_what_a_benchmark_evaluates_is_answered_by_the_sentence_listing_its_tasks() -> None:
+    abstract = ["Catalysis matters for energy.", "We introduce CatBench, a benchmark for catalyst design.",
+                "The tasks covered by this benchmark encompass reading comprehension and scheme reasoning.",
+                "Our model outperforms open models on CatBench."]
+    paper = Paper("c", "CatBench", " ".join(abstract), "t:1")
+    scores = [0.30, 0.60, 0.50, 0.60]
+    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
+    plan = plan_paper(1, evidence, aspect("What does CatBench evaluate?"), 0, 0.3)
+    assert "reading comprehension" in plan.quotes[0].text
