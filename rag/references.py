@@ -159,6 +159,9 @@ _GENERIC = frozenset("many much model models dataset datasets data method method
                      "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
                      "metric metrics performance code trained training train test tested main key limitation "
                      "limitations contribution contributions idea ideas work".split())
+# How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
+_ASKING_FOR_FIGURES = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
+                                "reported reach reaches achieve achieves".split())
 
 
 _REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "
@@ -180,7 +183,7 @@ def coverage(question: str, papers: list[Paper]) -> float:
     def forms(words: set[str]) -> set[str]:
         return stems(words | {part for word in words for part in word.split("-") if part})
 
-    own = forms(own_topic_words(question))
+    own = forms(own_topic_words(question) - _ASKING_FOR_FIGURES)
     if len(own) < 2:
         return 1.0
     return max((len(own & forms(content_words(f"{p.title} {p.search_text}"))) / len(own) for p in papers),

@@ -150,3 +150,11 @@ def test_it_beside_a_paper_named_by_a_phrase_is_that_paper_unless_they_are_set_a
     table = [LIST]
     assert ref("And the jigsaw one, what data does it use?", table).paper_ids == ["jig"]
     assert ref("Is it faster than the jigsaw one?", [LIST, ONE]).paper_ids == ["sig", "jig"]
+
+
+def test_how_a_question_asks_for_a_figure_is_not_a_word_the_abstract_must_hold() -> None:
+    from rag.references import coverage
+
+    spec = Paper("s", "SpecBranch", "SpecBranch achieves speedups of over 1.8x to 4.5x against decoding.", "t:1")
+    assert coverage("What is the max speedup the second one reports?", [spec]) == 1.0
+    assert coverage("How many GPU hours did training take?", [spec]) < 0.5
