@@ -43,8 +43,11 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         # echoes the question more closely: the relative cut alone dropped the second of two fitting papers.
         # (Not with e5's crowded scores, where the list floor says nothing.)
         ranks = 0 if shape.multilingual else rules.list_top_ranks
+        # A paper holding a name the question asks about ("Which papers work with TikZ code?") is listed whenever
+        # it has a quotable sentence.
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
-            n <= ranks and e.best_score >= rules.min_list_evidence)][: rules.max_list_papers]
+            n <= ranks and e.best_score >= rules.min_list_evidence) or (
+            e.names_found and e.best_score >= rules.min_sentence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself
             chosen = [max(numbered, key=lambda item: item[1].best_score)]
         # No paper fits well enough to be listed: nothing to list ("Are there papers on federated learning?").

@@ -88,3 +88,10 @@ def test_a_chinese_list_keeps_its_best_paper_when_the_e5_cut_passes_over_it() ->
     evidence = [_evidence("a", 0.76), _evidence("b", 0.74)]
     decision = decide(QuestionShape("list", multilingual=True), evidence, Settings().decision)
     assert not decision.refused and [e.hit.paper.paper_id for _, e in decision.chosen] == ["a"]
+
+
+def test_a_list_names_every_paper_holding_the_name_it_asks_about() -> None:
+    # "Which papers work with TikZ code?": TikZilla's best sentence (0.41) is under the list floor (0.45).
+    evidence = [_evidence("davinci", 0.47, ["TikZ"]), _evidence("tikzilla", 0.41, ["TikZ"]),
+                _evidence("code", 0.40), _evidence("unquotable", 0.20, ["TikZ"])]
+    assert _chosen(evidence, "list") == ["davinci", "tikzilla"]
