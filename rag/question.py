@@ -15,7 +15,11 @@ from rag.types import QuestionKind, QuestionShape
 _LIST = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me)\s+(\w+\s+)?"
     r"(papers|works|studies|articles|ones)\b"
-    r"|\b(are there|any|all|other|several) (\w+ )?(papers|works|studies)\b|哪些(论文|工作|文章)|有没有.*(论文|工作)",
+    r"|\b(are there|any|all|other|several) (\w+ )?(papers|works|studies)\b|哪些(论文|工作|文章)|有没有.*(论文|工作)"
+    # "What benchmarks test LLMs on …?", "Which methods reduce …?": papers of a kind, doing something (not "What
+    # benchmarks does it use?", "Which models and datasets?").
+    r"|^\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|models|algorithms)\s+"
+    r"(?!(?:and|or|does|do|did|is|are|was|were|has|have|can|could|would|should|will|it|they)\b)[a-z]+",
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|vs\.?|versus|"

@@ -22,7 +22,8 @@ _OPENER = re.compile(
     r"consequently|therefore|thus|hence|meanwhile|instead|also|in\s+particular|in\s+contrast|by\s+contrast|"
     r"to\s+this\s+end|in\s+this\s+(?:paper|work|study)|here|in\s+response|as\s+a\s+result|"
     r"(?:to|in\s+order\s+to)\s+(?:address|overcome|tackle|solve|bridge|fill|mitigate|alleviate|close|remedy|"
-    r"resolve|handle|fix|avoid)\s+(?:\w+\s+){0,2}?" + _BACK + r"(?:\s+[\w-]+){0,3}|"
+    r"resolve|handle|fix|avoid|explore|investigate|study|understand|examine|probe|answer|narrow)\s+"
+    r"(?:\w+\s+){0,2}?" + _BACK + r"(?:\s+[\w-]+){0,4}|"
     r"(?:building|based|drawing|inspired|motivated|grounded)\s+(?:on|by|from)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
     r"(?:leveraging|using|exploiting|with)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
     r"(?:given|despite)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}),\s+)+", re.IGNORECASE)

@@ -137,3 +137,8 @@ def test_what_a_benchmark_evaluates_is_answered_by_the_sentence_listing_its_task
     evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
     plan = plan_paper(1, evidence, aspect("What does CatBench evaluate?"), 0, 0.3)
     assert "reading comprehension" in plan.quotes[0].text
+
+
+def test_an_opener_that_explores_this_gap_is_dropped() -> None:
+    assert rewrite("To explore this potential and important gap, we introduce DafnyCOMP, a benchmark for LLMs.") == \
+        "DafnyCOMP is a benchmark for LLMs."

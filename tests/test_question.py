@@ -117,3 +117,14 @@ def test_which_ones_asks_for_a_list(question: str) -> None:
     from rag.types import QuestionKind
 
     assert analyse(question).kind is QuestionKind.LIST
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("What benchmarks test LLMs on writing Dafny specifications?", "list"),
+    ("Which methods reduce the KV cache?", "list"),
+    ("What benchmarks does it use?", "single"),
+    ("Which models and datasets?", "single"),
+    ("What models did they try?", "single"),
+])
+def test_papers_of_a_kind_doing_something_are_a_list(question: str, kind: str) -> None:
+    assert analyse(question).kind.value == kind
