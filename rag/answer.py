@@ -49,7 +49,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
     if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
         wanted = Aspect.WHICH  # "Which papers …?", "Contrast the top two": each paper's approach leads
-    overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY)
+    overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
+                                                                                          Aspect.WHY)
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview)
              for n, item in decision.chosen]

@@ -72,7 +72,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` best sentences for the question that reach ``floor`` (evidence score) or nearly the lead's fit; and
     (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it, and
-    (``result_too``) its first result with a figure."""
+    (``result_too``) its first result with a figure (a "why" question: its first finding)."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role(s.text, s.position, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position]) for s in evidence.sentences}
@@ -92,9 +92,14 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             and (roles[s.position] is not Role.BACKGROUND or wanted in (Aspect.PROBLEM, Aspect.DATA))]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
-    # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure.
-    result = next((s for s in in_order if roles[s.position] is Role.RESULT and any(
-        c.isdigit() for c in s.text)), None) if result_too else None
+    # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure; a
+    # "why" question the first sentence saying what the authors found ("Our main finding … is that …").
+    def found(s: EvidenceSentence) -> bool:
+        if wanted is Aspect.WHY:
+            return bool(ASPECT_CUES[Aspect.WHY].search(s.text)) and roles[s.position] is not Role.BACKGROUND
+        return roles[s.position] is Role.RESULT and any(c.isdigit() for c in s.text)
+
+    result = next((s for s in in_order if found(s)), None) if result_too else None
     if result is not None and result is not lead and result not in rest:
         rest.append(result)
     return PaperPlan(n, evidence, _quotes([lead, *sorted(rest, key=lambda s: s.position)], evidence.sentences))

@@ -142,3 +142,15 @@ def test_what_a_benchmark_evaluates_is_answered_by_the_sentence_listing_its_task
 def test_an_opener_that_explores_this_gap_is_dropped() -> None:
     assert rewrite("To explore this potential and important gap, we introduce DafnyCOMP, a benchmark for LLMs.") == \
         "DafnyCOMP is a benchmark for LLMs."
+
+
+def test_a_why_question_also_shows_what_the_authors_found() -> None:
+    abstract = ["Implicit reward models generalize worse than explicit ones.",
+                "We investigate the root cause of this gap.",
+                "Our main finding is that implicit models rely more on token-level cues.",
+                "Code is available online."]
+    paper = Paper("r", "Poor Implicit Reward Models", " ".join(abstract), "t:1")
+    scores = [0.70, 0.68, 0.25, 0.10]
+    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
+    plan = plan_paper(1, evidence, Aspect.WHY, 1, 0.3, result_too=True)
+    assert any("token-level cues" in q.text for q in plan.quotes)
