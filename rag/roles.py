@@ -64,6 +64,8 @@ _CONTRAST = re.compile(r"^\W*(?:however|but|yet|although|though|despite|unfortun
 _ITS_OWN = re.compile(r"^\W*(?:it|this\s+(?:method|approach|framework|model|design|technique|mechanism|strategy|"
                       r"module|architecture))\s+(?!is\s+(?:unclear|challenging|difficult|hard|known|well)\b)[a-z]+",
                       re.IGNORECASE)
+_ADDING = re.compile(r"^\W*(?:furthermore|moreover|additionally|also|in\s+addition|notably|importantly|specifically|"
+                     r"consequently|thus|hence|therefore|finally),\s*", re.IGNORECASE)  # "Furthermore, it supports …"
 # "The tasks covered by this benchmark …": what the paper's own contribution is or holds.
 _THIS_ONE = re.compile(r"\b(?:this|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:benchmark|dataset|framework|method|model|"
                        r"approach|suite|system|pipeline)\b", re.IGNORECASE)
@@ -80,7 +82,7 @@ def role(text: str, position: int, name: str = "") -> Role:
     a result; a limitation is a problem; an opening sentence that is none of those, before the paper speaks in
     the first person, is background; the rest is other."""
     named = (bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None) or bool(
-        _ITS_OWN.match(text) or _THIS_ONE.search(text))
+        _ITS_OWN.match(_ADDING.sub("", text)) or _THIS_ONE.search(text))
     if _RELEASE.search(text):  # "Code is available at …", "We will release …": says where, not what
         return Role.OTHER
     if _STRONG_RESULT.search(text) and not proposes(text):  # "Experiments show that our model surpasses …"

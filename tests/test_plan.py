@@ -36,6 +36,7 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     assert role("D2F equips dLLMs with block-wise generation.", 4, name="D2F") is Role.METHOD
     assert role("Experiments show that our model surpasses NWP systems.", 3) is Role.RESULT  # not "our model"
     assert role("It supports parallel inference through a shared KV cache.", 5) is Role.METHOD  # "it": the method
+    assert role("Furthermore, it supports parallel inference through a shared KV cache.", 5) is Role.METHOD
     assert role("It is unclear whether caches help.", 1) is not Role.METHOD
     assert role("The tasks covered by this benchmark span reading and reasoning.", 3) is Role.METHOD
 
