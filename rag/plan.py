@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag.coref import definitions, spell_out
-from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, role
+from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role
 from rag.standalone import Quote, quote, rewrite
 from rag.types import Evidence, EvidenceSentence
 
@@ -89,7 +89,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     # when the question asks what problem the paper takes on or what data it works with.
     rest = [s for s in ranked[:count + 1] if s is not lead
             and (max(s.score, fits[s.position]) >= floor or fits[s.position] >= near)
-            and (roles[s.position] is not Role.BACKGROUND or wanted in (Aspect.PROBLEM, Aspect.DATA))]
+            and (roles[s.position] is not Role.BACKGROUND or wanted in (Aspect.PROBLEM, Aspect.DATA))
+            and not releases(s.text)]  # where the code is: only as the lead, when asked
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
     # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure; a

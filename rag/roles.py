@@ -100,6 +100,11 @@ def role(text: str, position: int, name: str = "") -> Role:
     return Role.OTHER
 
 
+def releases(text: str) -> bool:
+    """The sentence says where the code or data is ("Code is available at …")."""
+    return bool(_RELEASE.search(text))
+
+
 def proposes(text: str) -> bool:
     """The sentence says what the paper proposes ("We propose TRIM-KV, …", "This paper presents Omni-View")."""
     return bool(_PROPOSES.search(text))

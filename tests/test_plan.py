@@ -155,3 +155,10 @@ def test_a_why_question_also_shows_what_the_authors_found() -> None:
     evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
     plan = plan_paper(1, evidence, Aspect.WHY, 1, 0.3, result_too=True)
     assert any("token-level cues" in q.text for q in plan.quotes)
+
+
+def test_where_the_code_is_is_shown_only_when_it_answers() -> None:
+    plan = plan_paper(1, _evidence([0.30, 0.40, 0.60, 0.30, 0.30, 0.55]), Aspect.ANY, 3, 0.3)
+    assert all("example.org" not in q.text for q in plan.quotes)  # the code link fits well, but answers nothing
+    asked = plan_paper(1, _evidence([0.10, 0.10, 0.20, 0.10, 0.10, 0.70]), Aspect.ANY, 1, 0.3)
+    assert "example.org" in asked.quotes[0].text  # "Is the code available?": the link is the lead
