@@ -17,10 +17,10 @@ from rag.tokens import content_words, stems
 
 # "… an implicit reward model (IM-RM)", "Multi-head Full-task (MFT)", "discrete diffusion forcing (D2F)".
 _DEFINED = re.compile(r"((?:[\w'-]+\s+){1,8})\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9])s?\s*\)")
-# "this benchmark", "our framework", "the proposed method": the paper's own contribution, by its kind.
 # Acronyms every reader of ML abstracts knows: spelling them out would only lengthen the answer.
 _KNOWN = frozenset("AI ML LLM LM VLM MLLM NLP CV RL GPU CPU CNN RNN GNN GAN VAE ViT KV QA API SOTA MoE".split())
 _STOP = frozenset("a an the of for to with and in on by via from".split())
+# "this benchmark", "our framework", "the proposed method": the paper's own contribution, by its kind.
 _OWN = re.compile(r"\b(?:this|our|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:method|approach|framework|model|benchmark|"
                   r"dataset|algorithm|system|technique|strategy|pipeline|architecture|suite|agent|tool)s?\b",
                   re.IGNORECASE)

@@ -70,7 +70,8 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False, result_too: bool = False) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
-    ``count`` best sentences for the question that reach ``floor`` (evidence score) or nearly the lead's fit; and
+    ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
+    lead's fit, the field's background and where the code is aside; and
     (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it, and
     (``result_too``) its first result with a figure (a "why" question: its first finding)."""
     name = evidence.hit.paper.short_name
