@@ -26,12 +26,14 @@ _OPENER = re.compile(
     r"(?:\w+\s+){0,2}?" + _BACK + r"(?:\s+[\w-]+){0,4}|"
     r"(?:building|based|drawing|inspired|motivated|grounded)\s+(?:on|by|from)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
     r"(?:leveraging|using|exploiting|with)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
-    r"(?:given|despite)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}),\s+)+", re.IGNORECASE)
+    r"(?:given|despite|faced\s+with|in\s+light\s+of|because\s+of|due\s+to)\s+" + _BACK + r"(?:\s+[\w-]+){0,3}|"
+    r"to\s+(?!this\s+end)[a-z]+\s+(?:\w+\s+){0,2}?" + _BACK + r"(?:\s+[\w-]+){0,4}),\s+)+", re.IGNORECASE)
 # "We propose TRIM-KV, a novel approach that …" → "TRIM-KV is a novel approach that …": what is proposed (up to six
 # words before the comma) is what its appositive ("a …", "the …") says it is.
 _PROPOSE = re.compile(
     r"^(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:propose|proposes|introduce|introduces|present|presents|develop|"
-    r"develops|design|designs|construct|constructs)\s+(?P<name>(?:[\w\-().*]+\s+){0,5}?[\w\-().*]*[A-Z0-9][\w\-().*]*)"
+    r"develops|design|designs|construct|constructs)(?:\s+and\s+(?:release|releases|open-source|open-sources))?"
+    r"\s+(?!(?:and|or)\b)(?P<name>(?:[\w\-().*]+\s+){0,5}?[\w\-().*]*[A-Z0-9][\w\-().*]*)"
     r"\s*(?:—|--|,)\s+(?P<article>an?|the)\s+", re.IGNORECASE)
 _PRONOUNS = ((re.compile(r"\bWe\b"), "The authors"), (re.compile(r"\bwe\b"), "the authors"),
              (re.compile(r"\bOur\b"), "Their"), (re.compile(r"\bour\b"), "their"), (re.compile(r"\bus\b"), "them"),

@@ -162,3 +162,14 @@ def test_where_the_code_is_is_shown_only_when_it_answers() -> None:
     assert all("example.org" not in q.text for q in plan.quotes)  # the code link fits well, but answers nothing
     asked = plan_paper(1, _evidence([0.10, 0.10, 0.20, 0.10, 0.10, 0.70]), Aspect.ANY, 1, 0.3)
     assert "example.org" in asked.quotes[0].text  # "Is the code available?": the link is the lead
+
+
+@pytest.mark.parametrize(("sentence", "standalone"), [
+    ("To capture this, we design a two-stream encoder.", "The authors design a two-stream encoder."),
+    ("Faced with this difficulty, prior work has decomposed the task.", "Prior work has decomposed the task."),
+    ("To evaluate this new capability, we construct and release CerebraGloss-Bench, a benchmark for EEG.",
+     "CerebraGloss-Bench is a benchmark for EEG."),
+    ("We design and evaluate Foo, a thing.", "The authors design and evaluate Foo, a thing."),  # not "And evaluate Foo"
+])
+def test_purpose_openers_pointing_back_are_dropped(sentence: str, standalone: str) -> None:
+    assert rewrite(sentence) == standalone
