@@ -45,9 +45,9 @@ def definitions(text: str) -> dict[str, str]:
     return found
 
 
-def acronyms(text: str) -> dict[str, set[str]]:
-    """Each acronym the text defines (lower case) → the topic words of its long form (``definitions``)."""
-    return {short.lower(): words for short, long in definitions(text).items() if (words := content_words(long))}
+def acronym_words(defined: dict[str, str]) -> dict[str, set[str]]:
+    """Each acronym of ``defined`` (``definitions``; lower case) → the topic words of its long form."""
+    return {short.lower(): words for short, long in defined.items() if (words := content_words(long))}
 
 
 def spell_out(text: str, defined: dict[str, str], done: set[str]) -> str:

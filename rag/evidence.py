@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rag.coref import acronyms, implied_words
+from rag.coref import acronym_words, implied_words
 from rag.settings import AnswerSettings
 from rag.tokens import content_words
 from rag.types import Evidence, EvidenceSentence, Hit
@@ -44,14 +44,13 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
         paper_cosines = cosines[hit.paper.paper_id] if cosines is not None else (
             sentences.vectors[rows] @ vector if rows else [])
         scored = []
-        defined = acronyms(" ".join(sentences.texts[row] for row in rows)) if wanted else {}
-        name = hit.paper.short_name if hit.paper.short_name != hit.paper.display_title else ""
+        defined = acronym_words(hit.paper.acronyms) if wanted else {}
         for row, cosine in zip(rows, paper_cosines):
             text = sentences.texts[row]
             score = float(cosine)
             if wanted:
                 words = content_words(text)
-                words |= implied_words(text, words, wanted, defined, name)
+                words |= implied_words(text, words, wanted, defined, hit.paper.given_name)
                 overlap = len(wanted & (_with_parts(words) if word_parts else words)) / len(wanted)
                 score = blend(score, overlap, weight)
             scored.append(EvidenceSentence(text, score, sentences.positions[row]))

@@ -53,6 +53,19 @@ class Paper:
         return display_text(self.title)
 
     @cached_property
+    def acronyms(self) -> dict[str, str]:
+        """Each acronym the abstract defines → its long form as written (``coref.definitions``), parsed once."""
+        from rag.coref import definitions
+
+        return definitions(self.text)
+
+    @cached_property
+    def given_name(self) -> str:
+        """The name the title or abstract gives the paper's method ("TRIM-KV"), or "" when it is called by its
+        title."""
+        return self.short_name if self.short_name != self.display_title else ""
+
+    @cached_property
     def short_name(self) -> str:
         """What an answer calls the paper: the name its title gives the method ("SIGMark: …" → "SIGMark"), else
         the name its abstract proposes ("We propose TRIM-KV, …") or gives ("a strategy named … (D2F)"), else the

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rag.coref import definitions, spell_out
+from rag.coref import spell_out
 from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role
 from rag.standalone import Quote, quote, rewrite
 from rag.types import Evidence, EvidenceSentence
@@ -104,13 +104,14 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     result = next((s for s in in_order if found(s)), None) if result_too else None
     if result is not None and result is not lead and result not in rest:
         rest.append(result)
-    return PaperPlan(n, evidence, _quotes([lead, *sorted(rest, key=lambda s: s.position)], evidence.sentences))
+    shown = [lead, *sorted(rest, key=lambda s: s.position)]
+    return PaperPlan(n, evidence, _quotes(shown, evidence.sentences, evidence.hit.paper.acronyms))
 
 
-def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence]) -> list[Quote]:
+def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence], defined: dict[str, str]) -> list[Quote]:
     """Each shown sentence as a quote, without showing one sentence twice (a quote brings the sentence it leans
-    on, which may be shown anyway), an acronym the abstract defined elsewhere spelled out where first shown."""
-    defined = definitions(" ".join(s.text for s in sorted(abstract, key=lambda s: s.position)))
+    on, which may be shown anyway), an acronym the abstract defined elsewhere (``defined``: the paper's
+    ``acronyms``) spelled out where first shown."""
     spelled: set[str] = set()
     quotes: list[Quote] = []
     seen: set[int] = set()

@@ -83,7 +83,7 @@ def role(text: str, position: int, name: str = "") -> Role:
     the first person, is background; the rest is other."""
     named = (bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None) or bool(
         _ITS_OWN.match(_ADDING.sub("", text)) or _THIS_ONE.search(text))
-    if _RELEASE.search(text):  # "Code is available at …", "We will release …": says where, not what
+    if releases(text):  # "Code is available at …", "We will release …": says where, not what
         return Role.OTHER
     if _STRONG_RESULT.search(text) and not proposes(text):  # "Experiments show that our model surpasses …"
         return Role.RESULT

@@ -3,7 +3,7 @@ name; and quotes spelling out an acronym defined elsewhere in their abstract."""
 
 from __future__ import annotations
 
-from rag.coref import acronyms, definitions, implied_words, spell_out
+from rag.coref import acronym_words, definitions, implied_words, spell_out
 from rag.plan import plan_paper
 from rag.roles import Aspect
 from rag.types import Evidence, EvidenceSentence, Hit, Paper
@@ -14,7 +14,7 @@ TEXT = ("Every language model defines an implicit reward model (IM-RM). A promis
 
 
 def test_an_acronym_stands_for_the_words_before_it_whose_initials_it_holds() -> None:
-    defined = acronyms(TEXT)
+    defined = acronym_words(definitions(TEXT))
     assert defined["im-rm"] == {"implicit", "reward", "model"}
     assert defined["d2f"] == {"discrete", "diffusion", "forcing"}  # the digit stands for the second "d"
     assert defined["ar"] == {"autoregressive"}  # not "alternative to autoregressive"
@@ -22,21 +22,21 @@ def test_an_acronym_stands_for_the_words_before_it_whose_initials_it_holds() -> 
 
 
 def test_a_sentence_with_the_acronym_answers_for_the_long_form_the_question_spells_out() -> None:
-    defined = acronyms(TEXT)
+    defined = acronym_words(definitions(TEXT))
     sentence = "Our finding is that IM-RMs rely on token-level cues."
     wanted = content_words("Why do implicit reward models generalize worse?")
     assert implied_words(sentence, content_words(sentence), wanted, defined) == {"implicit", "reward", "models"}
 
 
 def test_a_long_form_only_partly_in_the_question_adds_nothing() -> None:
-    defined = acronyms(TEXT)
+    defined = acronym_words(definitions(TEXT))
     sentence = "LLMs are trained on massive datasets."
     wanted = content_words("Which models and datasets?")  # "models" alone is not "large language models"
     assert implied_words(sentence, content_words(sentence), wanted, defined) == set()
 
 
 def test_the_question_s_acronym_matches_the_long_form_and_this_benchmark_the_name() -> None:
-    defined = acronyms(TEXT)
+    defined = acronym_words(definitions(TEXT))
     sentence = "Discrete diffusion forcing caches blocks."
     assert implied_words(sentence, content_words(sentence), {"d2f", "cache"}, defined) == {"d2f"}
     listing = "The tasks covered by this benchmark span reading comprehension."

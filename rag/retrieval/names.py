@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from rag.coref import acronyms
+from rag.coref import acronym_words
 from rag.retrieval.rankers import BM25Ranker
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
@@ -73,26 +73,28 @@ class NameIndex:
         return found
 
     def title_words(self, paper_id: str) -> set[str]:
-        """What a user may call a paper by (lower case): its distinctive names ("trim-kv") and the title words
-        hardly any other title uses ("jigsaw"), for references to papers on the table (cached)."""
+        """What a user may call a paper by (lower case): its distinctive names ("trim-kv"), the title words
+        hardly any other title uses ("jigsaw"), its given name and the acronyms of its title's phrases, for
+        references to papers on the table (cached)."""
         if paper_id not in self._title_words:
-            from rag.question import names_in
-
-            if self._title_counts is None:  # how many titles use each word, built on first use
-                self._title_counts = Counter(w for p in self.papers.values() for w in set(_title_tokens(p.title)))
             paper = self.papers.get(paper_id)
-            rare = max(1, len(self.papers) // 100)
-            words = {w for w in _title_tokens(paper.title) if self._title_counts[w] <= rare} if paper else set()
-            names = names_in(f"{paper.title} {paper.text}") if paper else []
-            words |= {n.lower() for n in names if self.is_distinctive(n)}
-            if paper and paper.short_name != paper.display_title:  # "Obscuro", from "_Obscuro_ is the first …"
-                words.add(paper.short_name.lower())
-            # An acronym the abstract gives a phrase of its title: "the DPT paper" for "Decision Pre-Trained
-            # Transformer is a Scalable …", which defines "Decision Pre-Trained Transformer (DPT)".
-            title = content_words(paper.title) if paper else set()
-            words |= {short for short, long in acronyms(paper.text).items() if long <= title} if paper else set()
-            self._title_words[paper_id] = words
+            self._title_words[paper_id] = self._called_by(paper) if paper else set()
         return self._title_words[paper_id]
+
+    def _called_by(self, paper: Paper) -> set[str]:
+        from rag.question import names_in
+
+        if self._title_counts is None:  # how many titles use each word, built on first use
+            self._title_counts = Counter(w for p in self.papers.values() for w in set(_title_tokens(p.title)))
+        rare = max(1, len(self.papers) // 100)
+        words = {w for w in _title_tokens(paper.title) if self._title_counts[w] <= rare}
+        words |= {n.lower() for n in names_in(f"{paper.title} {paper.text}") if self.is_distinctive(n)}
+        if paper.given_name:  # "Obscuro", from "_Obscuro_ is the first …"
+            words.add(paper.given_name.lower())
+        # An acronym the abstract gives a phrase of its title: "the DPT paper" for "Decision Pre-Trained
+        # Transformer is a Scalable …", which defines "Decision Pre-Trained Transformer (DPT)".
+        title = content_words(paper.title)
+        return words | {short for short, long in acronym_words(paper.acronyms).items() if long <= title}
 
     def names_elsewhere(self, question: str, paper_ids: list[str]) -> bool:
         """The question names something none of ``paper_ids`` is called by ("SIGMark" beside "these two")."""
