@@ -5,8 +5,8 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 
 from __future__ import annotations
 
-from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, REFUSAL, REFUSAL_MISSING_NAMES,
-                         REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE)
+from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, NEAR_MISS, NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL,
+                         REFUSAL_MISSING_NAMES, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.roles import Aspect, aspect
@@ -23,6 +23,18 @@ def refusal_text(decision: Decision) -> str:
     if decision.unknown_words:
         return REFUSAL_UNKNOWN_WORDS.format(words=", ".join(f"“{w}”" for w in decision.unknown_words))
     return REFUSAL
+
+
+def near_miss_lead(decision: Decision) -> str:
+    """What the answer says first when no chosen paper holds a qualifier of the question ("" when all fit): "No
+    indexed abstract mentions “speech” together with “watermarking”; here is the closest paper."."""
+    if decision.refused or not decision.missing:
+        return ""
+    by_head: dict[str, list[str]] = {}
+    for m in decision.missing:
+        by_head.setdefault(m.qualifies, []).append(f"“{m.words}”")
+    missing = ", or ".join(f"{' or '.join(words)} together with “{head}”" for head, words in by_head.items())
+    return NEAR_MISS.format(missing=missing, closest=NEAR_MISS_MANY if len(decision.chosen) > 1 else NEAR_MISS_ONE)
 
 
 def spelling_note(corrections: dict[str, str]) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rag import prompts
-from rag.answer import extractive_answer
+from rag.answer import extractive_answer, near_miss_lead
 from rag.backends import BackendError, LLMBackend, Message
 from rag.sentences import split_sentences
 from rag.settings import Settings
@@ -72,6 +72,9 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     fallback.total_sentences = fallback.supported_sentences = 0 if fallback.refused else fallback.text.count(" [")
     answer, first_token, last_token = fallback, None, None
     pieces: list[str] = []
+    lead = near_miss_lead(decision)  # said first, whatever writes the rest
+    if lead:
+        yield StreamEvent("token", text=f"{lead}\n\n")
     if llm is not None and not decision.refused:
         try:
             for piece in llm.stream(build_messages(turn, settings), settings.llm.llm_max_tokens):
@@ -92,6 +95,8 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     if answer is fallback and not answer.evidence_sentences:
         answer.evidence_sentences = _quoted(turn, [c.n for c in answer.citations], settings)
     answer = _with_table(answer, turn, settings)
+    if lead:
+        answer.text, answer.missing = f"{lead}\n\n{answer.text}", [m.words for m in decision.missing]
     done = time.perf_counter()
     answer.backend = backend
     answer.query = turn.query

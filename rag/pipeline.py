@@ -195,6 +195,12 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
+        if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)
+                and not turn.shape.multilingual):  # a near-miss: what none of the papers answering it holds
+            from rag.nearmiss import missing_qualifiers
+
+            turn.decision.missing = missing_qualifiers(apply_corrections(turn.said, turn.corrections),
+                                                       [e.hit.paper for _, e in turn.decision.chosen], retriever.bm25)
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
 
 

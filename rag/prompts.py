@@ -54,6 +54,10 @@ TRANSLATE_EXAMPLES = (
 CHOICE_PICK = "The abstracts point to **{name}** [{n}]: {quote}"
 CHOICE_OTHER = "By contrast, {says}"
 CHOICE_UNSETTLED = "The abstracts do not settle this; here is what each one says:"
+# A near-miss (``rag.nearmiss``): said before the answer from the closest papers.
+NEAR_MISS = "No indexed abstract mentions {missing}; here {closest}."
+NEAR_MISS_ONE = "is the closest paper"
+NEAR_MISS_MANY = "are the closest papers"
 
 # Questions about the collection as a whole (``rag.collection``): answered from the index's own statistics.
 COLLECTION_AREAS = ("The {total:,} indexed papers come from {areas} research areas (each paper's primary area on "

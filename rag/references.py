@@ -155,16 +155,16 @@ def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper])
 
 
 # Words any paper's abstract could answer to: a question made only of them names no topic of its own.
-_GENERIC = frozenset("many much model models dataset datasets data method methods result results benchmark "
+GENERIC_WORDS = frozenset("many much model models dataset datasets data method methods result results benchmark "
                      "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
                      "metric metrics performance code trained training train test tested main key limitation "
                      "limitations contribution contributions idea ideas work".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
-_ASKING_FOR_FIGURES = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
+FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
                                 "reported reach reaches achieve achieves".split())
 
 
-_REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "
+REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "
                              "five both them these those paper papers tell more".split())
 
 
@@ -172,7 +172,7 @@ def own_topic_words(question: str) -> set[str]:
     """The question's topic words that are not words of reference ("the top two", "[2]")."""
     from rag.tokens import content_words
 
-    return {w for w in content_words(question) if w not in _REFERENCE_WORDS and w not in _GENERIC and not w.isdigit()}
+    return {w for w in content_words(question) if w not in REFERENCE_WORDS and w not in GENERIC_WORDS and not w.isdigit()}
 
 
 def coverage(question: str, papers: list[Paper]) -> float:
@@ -183,7 +183,7 @@ def coverage(question: str, papers: list[Paper]) -> float:
     def forms(words: set[str]) -> set[str]:
         return stems(words | {part for word in words for part in word.split("-") if part})
 
-    own = forms(own_topic_words(question) - _ASKING_FOR_FIGURES)
+    own = forms(own_topic_words(question) - FIGURE_WORDS)
     if len(own) < 2:
         return 1.0
     return max((len(own & forms(content_words(f"{p.title} {p.search_text}"))) / len(own) for p in papers),
@@ -196,7 +196,7 @@ def _says_too_little(question: str) -> bool:
     from rag.question import names_in
     from rag.tokens import content_words
 
-    return (not names_in(question) and len(content_words(question) - _GENERIC) < 2
+    return (not names_in(question) and len(content_words(question) - GENERIC_WORDS) < 2
             and not _ASKS_FOR_PAPERS.search(question))
 
 

@@ -18,6 +18,8 @@ from rag.paper import Paper
 if TYPE_CHECKING:
     import numpy as np
 
+    from rag.nearmiss import Missing
+
 
 class QuestionKind(str, Enum):
     """What a question asks for: one paper's answer, a list of papers, or a comparison of named papers."""
@@ -82,6 +84,7 @@ class Decision:
     missing_names: list[str] = field(default_factory=list)  # named things no abstract mentions
     unknown_words: list[str] = field(default_factory=list)  # topic words no abstract of a large index has
     pick: int | None = None  # a choice: the source number the evidence decides for (None: not settled)
+    missing: list[Missing] = field(default_factory=list)  # the question's qualifiers no chosen paper holds
 
 
 @dataclass
@@ -176,6 +179,7 @@ class Answer:
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)  # paper id → sentences quoted/supporting
     corrections: dict[str, str] = field(default_factory=dict)  # question word (a typo) → corpus word searched for
     chart: CollectionStats | None = None  # a question about the collection: papers per group (in JSON if set)
+    missing: list[str] = field(default_factory=list)  # a near-miss: the qualifiers no source holds ("speech")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -190,6 +194,7 @@ class Answer:
             "total_sentences": self.total_sentences,
             "notice": self.notice,
             "corrections": self.corrections,
+            "missing": self.missing,
         } | ({"chart": self.chart.to_json()} if self.chart else {})
 
 

@@ -264,7 +264,7 @@ class TestRunWithAFakeEngine:
 
 TURN_FIELDS = {"dialogue_id", "turn", "question", "need", "expected_paper_ids", "expect_refusal",
                "expect_answer_contains", "cited_paper_ids", "ranked_paper_ids", "refused", "answer", "latency_ms",
-               "scores"}
+               "missing", "scores"}
 
 
 def test_example_dialogues_on_the_seed_index(seed_index: Path, tmp_path: Path,

@@ -44,7 +44,7 @@ class TurnResult(ItemResult):
             "expect_answer_contains": turn.expect_answer_contains,
             "cited_paper_ids": self.cited_paper_ids, "ranked_paper_ids": self.ranked_paper_ids,
             "refused": self.refused, "answer": self.answer, "latency_ms": round(self.latency_ms, 1),
-            "scores": self.scores,
+            "missing": self.missing, "scores": self.scores,
         }
 
 
@@ -88,7 +88,8 @@ def run_dialogues(engine: Engine, dialogues: list[Dialogue], *, top_k: int | Non
             result = TurnResult(item=turn, ranked_paper_ids=list(answer.ranked_paper_ids[:RANK_DEPTH]),
                                 cited_paper_ids=cited, refused=answer.refused, answer=answer.text,
                                 latency_ms=answer.timings_ms.get("total", 0.0),
-                                first_token_ms=answer.timings_ms.get("first_token", 0.0))
+                                first_token_ms=answer.timings_ms.get("first_token", 0.0),
+                                missing=list(answer.missing))
             result.scores = score_turn(turn, cited, answer.refused, answer.text, earlier)
             earlier |= set(cited)
             results.append(result)

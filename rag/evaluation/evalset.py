@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rag.evaluation.dialogues import Dialogue
 
 _KNOWN_KEYS = {"id", "question", "history", "expect_papers", "also_relevant", "expect_refusal",
-               "expect_answer_contains", "category"}
+               "expect_answer_contains", "expect_missing", "category"}
 
 
 @dataclass
@@ -31,6 +31,9 @@ class EvalItem:
     expect_refusal: bool = False
     expect_answer_contains: list[str] = field(default_factory=list)
     category: str = ""
+    # A near-miss: the question's qualifiers no indexed abstract holds (["speech"]); [] for a question that must not
+    # be read as one; None when not checked.
+    expect_missing: list[str] | None = None
     expected_ids: list[str] = field(default_factory=list)  # resolved against the index
     relevant_ids: list[str] = field(default_factory=list)  # expected_ids + also_relevant present in the index
 
@@ -68,6 +71,8 @@ def _item(raw: Any, path: Path, where: str, line: int | None) -> EvalItem:
         expect_answer_contains=_strings(raw.get("expect_answer_contains"), "expect_answer_contains", where,
                                         path, line),
         category=str(raw.get("category") or ""),
+        expect_missing=(_strings(raw["expect_missing"], "expect_missing", where, path, line)
+                        if "expect_missing" in raw else None),
     )
 
 

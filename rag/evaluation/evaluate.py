@@ -21,7 +21,7 @@ RANK_DEPTH = 10
 
 _HEADLINE = ("hit@1", "hit@{k}", "mrr", "recall@{k}", "citation_precision", "citation_recall",
              "refusal_correct", "ooc_refused", "false_refusal", "answer_contains", "supported_share",
-             "llm_answer_kept", "tokens_per_s")
+             "llm_answer_kept", "tokens_per_s", "near_miss_said", "near_miss_false")
 
 
 def run_eval(engine: Engine, path: Path, *, top_k: int | None = None, retrieval_only: bool = False,
@@ -56,7 +56,7 @@ def _ask_items(engine: Engine, items: list[EvalItem], k: int, retrieval_only: bo
             cited_paper_ids=[] if retrieval_only else [c.paper_id for c in answer.citations],
             refused=answer.refused, answer="" if retrieval_only else answer.text,
             latency_ms=answer.timings_ms["retrieve"] if retrieval_only else answer.timings_ms["total"],
-            first_token_ms=answer.timings_ms.get("first_token", 0.0),
+            first_token_ms=answer.timings_ms.get("first_token", 0.0), missing=list(answer.missing),
         )
         result.scores = score_item(result, k, answered=not retrieval_only)
         if answer.tokens_per_s:

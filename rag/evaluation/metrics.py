@@ -27,6 +27,7 @@ class ItemResult:
     latency_ms: float
     first_token_ms: float = 0.0
     scores: dict[str, float] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # the answer's near-miss qualifiers (Answer.missing)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -36,7 +37,7 @@ class ItemResult:
             "expect_refusal": self.item.expect_refusal,
             "ranked_paper_ids": self.ranked_paper_ids, "cited_paper_ids": self.cited_paper_ids,
             "refused": self.refused, "answer": self.answer, "latency_ms": round(self.latency_ms, 1),
-            "first_token_ms": round(self.first_token_ms, 1),
+            "first_token_ms": round(self.first_token_ms, 1), "missing": self.missing,
             "scores": self.scores,
         }
 
@@ -69,7 +70,21 @@ def score_item(result: ItemResult, k: int, answered: bool) -> dict[str, float]:
     if answered and item.expect_answer_contains:
         text = result.answer.lower()
         scores["answer_contains"] = float(all(s.lower() in text for s in item.expect_answer_contains))
+    if answered:
+        scores.update(near_miss_scores(item.expect_missing, item.expect_refusal, result.refused, result.missing))
     return scores
+
+
+def near_miss_scores(expected: list[str] | None, expect_refusal: bool, refused: bool,
+                     missing: list[str]) -> dict[str, float]:
+    """``near_miss_said``: a near-miss question whose answer says first that one of its qualifiers is missing (a
+    refusal does not say it); ``near_miss_false``: any other answered question whose answer says something is."""
+    said = " ".join(missing).lower()
+    if expected:
+        return {"near_miss_said": float(not refused and any(w.lower() in said for w in expected))}
+    if expect_refusal or refused:
+        return {}
+    return {"near_miss_false": float(bool(missing))}
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -92,6 +92,7 @@ class BM25Ranker:
         if bm25 is None:
             bm25 = build_bm25(papers, settings, self.stemmer)
         self.vocabulary: dict[str, int] = bm25.vocab_dict
+        self._bm25 = bm25
         self.retriever = _string_query_retriever(bm25, self.stemmer, min(top_k or settings.candidates, len(papers)))
 
     def rank(self, query: str, vector: np.ndarray | None = None) -> Ranking:
@@ -103,6 +104,14 @@ class BM25Ranker:
 
         return bm25s.tokenize(lexical_text(text), stopwords="en", stemmer=self.stemmer, return_ids=False,
                               show_progress=False)[0]
+
+    def papers_with(self, token: str) -> set[str]:
+        """Ids of the papers whose title or abstract holds the stemmed ``token`` (a column of bm25s's score matrix)."""
+        column = self.vocabulary.get(token)
+        if column is None:
+            return set()
+        start, end = self._bm25.scores["indptr"][column:column + 2]
+        return {self._bm25.corpus[int(i)]["node_id"] for i in self._bm25.scores["indices"][start:end]}
 
 
 def _string_query_retriever(bm25: Any, stemmer: Any, top_k: int) -> Any:

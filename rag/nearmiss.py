@@ -1,0 +1,178 @@
+"""Near-misses: the question's qualifier that none of the papers answering it holds ("How can I watermark *speech*?"
+answered from a video-watermarking paper), so the answer can say first what is missing instead of answering as if
+the closest paper fit.
+
+A qualifier is a topic word of the question that
+* no chosen paper's title or abstract holds (stemmed; also its hyphen parts and the acronyms the abstract defines),
+* can be a noun or an adjective (lemminflect's English lexicon), or is a name ("Whisper" mid-sentence), and is
+  used as one: a word that may be a verb ("help", "video") only where a noun phrase starts ("for video …"),
+* is attached to a topic word they do hold: next to it ("speech watermarking", "AI-generated speech") or in a
+  phrase after it ("the KV cache of Whisper"), so a word the question merely asks with ("What does it measure?",
+  "to make …") is not one, and
+* is never found with that word in any indexed abstract (BM25's own stemmed postings): had some paper held both,
+  the papers chosen would simply be the wrong ones, and nothing could be said to be missing from the index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rag.tokens import content_words
+
+if TYPE_CHECKING:
+    from rag.retrieval.rankers import BM25Ranker
+    from rag.types import Paper
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*[a-z0-9]|[a-z0-9]")
+_TOKEN_CASED = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z0-9]")
+# "the KV cache of Whisper", "watermarking for speech": a qualifier in a phrase after the word it qualifies.
+_LINKS = frozenset("of for in on to with from across under over within".split())
+_NOUN_PHRASE_STARTS = _LINKS | frozenset("a an the its their any some each every".split())
+_REACH = 3  # how many words before the linking word may hold the qualified one
+# Words that ask rather than name a topic, beyond those shared with reference resolution (``_asking``).
+_ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts lot lots number amount thing things "
+                          "aspect aspects example examples case cases gain gains improvement improvements speedup "
+                          "speedups accuracy cost costs technique techniques tool tools "
+                          # adjectives that grade rather than name a topic ("a big EEG dataset", "the original order")
+                          "big large small huge tiny new novel recent good simple fast efficient strong original "
+                          "different similar existing current".split())
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A qualifier no chosen paper holds and the held words it qualifies, each as the user wrote them
+    ("automatic speech recognition", "KV cache")."""
+
+    words: str
+    qualifies: str
+
+
+def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> list[Missing]:
+    """The question's qualifiers that no paper of ``papers`` holds and no indexed abstract has with the word they
+    qualify."""
+    if not papers:
+        return []
+    cased = _TOKEN_CASED.findall(question)
+    tokens = [t.lower() for t in cased]
+    topic = content_words(question) - _asking()
+    held_stems = set().union(*(_stems(p, bm25) for p in papers))
+    held_words = set().union(*(_words(p) for p in papers))
+
+    def held(i: int) -> bool:
+        stems = bm25.tokens(tokens[i])
+        return tokens[i] in topic and bool(stems) and all(s in held_stems for s in stems)
+
+    def missing(i: int) -> bool:
+        word = tokens[i]
+        return (word in topic and not word.isdigit() and bool(bm25.tokens(word)) and not held(i)
+                and not _part_of(word, held_words))
+
+    qualifiers: dict[int, int] = {}  # a missing word's place → the place of the held word it qualifies
+    for i in (i for i in range(len(tokens)) if missing(i)):
+        place = _anchor(i, cased, tokens, held)
+        if place is not None and not _together(tokens[i], tokens[place], bm25):
+            qualifiers[i] = place
+    found: list[Missing] = []
+    for i, place in qualifiers.items():
+        if i - 1 in qualifiers:
+            continue  # inside a run already reported
+        words = _run(i, cased, lambda j: j == i or (missing(j) and _nounish(tokens[j])))
+        found.append(Missing(words, _run(place, cased, held)))
+    return found
+
+
+def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], bool]) -> int | None:
+    """The place of the held word the missing word at ``i`` qualifies, if it qualifies one: next to it in a noun
+    phrase ("speech watermarking", "AI-generated speech", "watermark speech") or in a phrase after it ("the KV cache
+    of Whisper"); None for a word that only asks along ("How does Tactic pick …?")."""
+    word = tokens[i]
+    named = i > 0 and cased[i][:1].isupper()  # "Whisper" mid-sentence: a name, whatever it also means in English
+    readings = _readings(word)
+    noun = named or "NOUN" in readings
+    if not noun and "ADJ" not in readings:
+        return None
+    # A word that may be a verb ("help", "video") is read as a noun only where a noun phrase starts: "for video …".
+    verb = "VERB" in readings and not named
+    nominal = not verb or (i > 0 and tokens[i - 1] in _NOUN_PHRASE_STARTS)
+    if verb and i > 0 and tokens[i - 1] == "to":  # "to make …", "to meet …": an infinitive, not "to chemistry"
+        return None
+    before_held = i + 1 < len(tokens) and held(i + 1) and _nounish(tokens[i + 1])
+    if before_held:  # a modifier of a held noun ("speech watermarking"); "DiT image generators" is not one
+        return i + 1 if nominal else None
+    if nominal and noun and i > 0 and held(i - 1) and _modifies(tokens[i - 1]):
+        return i - 1
+    link = next((j for j in range(i - 1, max(-1, i - 4), -1) if tokens[j] in _LINKS), None)
+    if link is not None and noun:
+        return next((j for j in range(link - 1, max(-1, link - 1 - _REACH), -1)
+                     if held(j) and _nounish(tokens[j])), None)
+    return None
+
+
+def _modifies(word: str) -> bool:
+    """A word that can stand before a head noun other than as a noun: "AI-generated speech", "watermark speech" (not
+    "fact lookups", two nouns the abstract may just call otherwise)."""
+    readings = _readings(word)
+    return bool(readings & {"ADJ", "VERB"}) or (not readings and (word.endswith(("ed", "ing", "al", "ic", "ive"))
+                                                    or any(c.isdigit() for c in word)))  # "4D human avatars"
+
+
+def _run(i: int, cased: list[str], belongs: Callable[[int], bool]) -> str:
+    """The words around place ``i`` that belong with it, as written ("automatic speech recognition")."""
+    start, end = i, i
+    while start > 0 and belongs(start - 1):
+        start -= 1
+    while end + 1 < len(cased) and belongs(end + 1):
+        end += 1
+    return " ".join(cased[start:end + 1])
+
+
+@lru_cache(maxsize=1)
+def _asking() -> frozenset[str]:
+    """Words that ask rather than name a topic: English function words, the words any abstract answers to ("results",
+    "dataset"), how a figure is asked for ("max", "gain") and how papers on the table are pointed at ("the top two")."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from rag.references import FIGURE_WORDS, GENERIC_WORDS, REFERENCE_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS | GENERIC_WORDS | FIGURE_WORDS | REFERENCE_WORDS | _ASKING_NOUNS)
+
+
+def _readings(word: str) -> set[str]:
+    """The parts of speech an English word can be (lemminflect's lexicon; empty for a word it does not know)."""
+    from lemminflect import getAllLemmas
+
+    return set(getAllLemmas(word))
+
+
+def _nounish(word: str) -> bool:
+    """A word that can be a noun, or one the lexicon does not know (a name: "KV", "TRIM-KV")."""
+    readings = _readings(word)
+    return not readings or "NOUN" in readings
+
+
+def _part_of(word: str, words: set[str]) -> bool:
+    """"rain" in "rainfall", "chemistry" beside "chemical": a word that begins a held word, or is begun by one, or
+    shares its first five letters with one, is not missing."""
+    return len(word) >= 4 and any(len(w) >= 4 and (w.startswith(word) or word.startswith(w) or w[:5] == word[:5])
+                                  for w in words)
+
+
+def _words(paper: Paper) -> set[str]:
+    return set(_TOKEN.findall(f"{paper.title} {paper.search_text}".lower()))
+
+
+def _stems(paper: Paper, bm25: BM25Ranker) -> set[str]:
+    long_forms = " ".join(paper.acronyms.values())
+    return set(bm25.tokens(f"{paper.title} {paper.search_text} {long_forms}"))
+
+
+def _together(word: str, anchor: str, bm25: BM25Ranker) -> bool:
+    """Some indexed abstract holds both words."""
+    papers: set[str] | None = None
+    for stem in bm25.tokens(word) + bm25.tokens(anchor):
+        papers = bm25.papers_with(stem) if papers is None else papers & bm25.papers_with(stem)
+    return bool(papers)
