@@ -84,7 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_backends.add_argument("--backends", default="extractive,local-0.5b,local-1.5b,openai",
                                 help="comma-separated: extractive, local-0.5b, local-1.5b, openai, ollama "
                                      "(openai without RAG_OPENAI_BASE_URL: llama.cpp's server on 127.0.0.1)")
-    for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions, bench_typos, bench_backends):
+    bench_roles = benches.add_parser("roles", help="sentence roles vs blind labels (tests/data/role_labels.jsonl)")
+    bench_roles.add_argument("file", type=Path, metavar="FILE", nargs="?", default=Path("tests/data/role_labels.jsonl"))
+    for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions, bench_typos, bench_backends, bench_roles):
         sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")
         _common(sub)
 
@@ -240,6 +242,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from rag.evaluation.bench_typos import bench_typos
 
         bench_typos(_engine(args), args.file, out=args.out)
+    elif args.bench == "roles":
+        from rag.evaluation.bench_roles import bench_roles
+
+        bench_roles(args.file, out=args.out)
     elif args.bench == "scifact":
         from rag.evaluation.scifact import bench_scifact
 
