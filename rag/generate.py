@@ -1,25 +1,24 @@
-"""Generation stage: the LLM says the answer in a sentence or two, streaming; every citation is checked; the
-extractive answer plan follows it as the evidence.
+"""Generation stage: the LLM says the answer in a sentence or two; each of its sentences is shown only once checked
+(``rag.checked_stream``); the extractive answer plan follows it as the evidence. Nothing shown is replaced.
 
 The extractive answer is built first and is all the user gets when the question is refused, when no LLM is
-configured, when the backend fails, or when too little of the model's answer survives the check.
+configured, when the backend fails, or when the model's first sentence does not hold up.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rag import prompts
 from rag.answer import extractive_answer, near_miss_lead
+from rag.checked_stream import CheckedStream
 from rag.backends import BackendError, LLMBackend, Message
-from rag.sentences import split_sentences
 from rag.settings import Settings
 from rag.table import comparison_table
 from rag.types import Answer, Citation, QuestionKind, StreamEvent, Turn
-from rag.verify import check_citations
+from rag.verify import markers
 
 if TYPE_CHECKING:
     from rag.retrieval.rankers import SentenceIndex
@@ -63,48 +62,45 @@ def _quoted(turn: Turn, cited: list[int], settings: Settings) -> dict[str, list[
 
 def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Settings,
              sentences: SentenceIndex, embed: Callable[[list[str]], Any]) -> Iterator[StreamEvent]:
-    """Yield ``token`` events as the answer is written, then one ``done`` event with the checked answer."""
+    """Yield ``token`` events as checked text is ready (nothing yielded is ever replaced: the answer's text is their
+    concatenation), then one ``done`` event with the answer."""
     decision = turn.decision
     fallback = extractive_answer(turn.question, turn.evidence, decision, settings, turn.shape.kind)
     if turn.shape.kind is QuestionKind.CHOICE:
         llm = None  # the pick and its deciding sentence are composed from the evidence, the same for every backend
     # Each quoted sentence carries exactly one [n] marker, and a source supports its own sentence.
     fallback.total_sentences = fallback.supported_sentences = 0 if fallback.refused else fallback.text.count(" [")
-    answer, first_token, last_token = fallback, None, None
-    pieces: list[str] = []
+    streamed: list[str] = []
+    shown_at: list[float] = []  # when the first checked text was shown
+
+    def show(text: str) -> StreamEvent:
+        streamed.append(text)
+        shown_at.append(time.perf_counter())
+        return StreamEvent("token", text=text)
+
     lead = near_miss_lead(decision)  # said first, whatever writes the rest
     if lead:
-        yield StreamEvent("token", text=f"{lead}\n\n")
+        yield show(f"{lead}\n\n")
+    answer, speed = fallback, 0.0
     if llm is not None and not decision.refused:
-        try:
-            for piece in llm.stream(build_messages(turn, settings), settings.llm.llm_max_tokens):
-                last_token = time.perf_counter()
-                first_token = first_token or last_token
-                pieces.append(piece)
-                yield StreamEvent("token", text=piece)
-        except Exception as exc:  # any backend failure: one line, then the extractive answer
-            reason = str(exc) if isinstance(exc, BackendError) else f"{backend} backend failed: {exc}"
-            fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=reason.rstrip("."))
-            pieces = []
-        if "".join(pieces).strip():
-            answer = _led(turn, "".join(pieces), backend, fallback, settings, sentences, embed)
-        elif not fallback.notice:
-            fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=f"the {backend} backend returned no text")
-    else:
-        yield StreamEvent("token", text=fallback.text)
+        checked = CheckedStream(turn, settings, sentences, embed, [fallback.text, *_abstracts(turn, sentences)])
+        speed = yield from _model_part(turn, llm, backend, settings, checked, fallback, show)
+        answer = _composed(turn, checked, backend, fallback)
     if answer is fallback and not answer.evidence_sentences:
         answer.evidence_sentences = _quoted(turn, [c.n for c in answer.citations], settings)
     answer = _with_table(answer, turn, settings)
     if lead:
         answer.text, answer.missing = f"{lead}\n\n{answer.text}", [m.words for m in decision.missing]
+    written = "".join(streamed)
+    if answer.text.startswith(written) and len(answer.text) > len(written):  # the rest: evidence, table
+        yield show(answer.text[len(written):])
     done = time.perf_counter()
     answer.backend = backend
     answer.query = turn.query
     answer.corrections = dict(turn.corrections)
     answer.ranked_paper_ids = turn.ranked_paper_ids
-    first = (first_token or done) - turn.started
-    if first_token and last_token and last_token > first_token and len(pieces) > 1:  # stream pieces ≈ tokens
-        answer.tokens_per_s = (len(pieces) - 1) / (last_token - first_token)
+    answer.tokens_per_s = speed
+    first = (shown_at[0] if shown_at else done) - turn.started
     answer.timings_ms = {"retrieve": turn.retrieve_ms, "first_token": first * 1000,
                          "answer": (done - turn.started) * 1000 - turn.retrieve_ms,
                          "total": (done - turn.started) * 1000}
@@ -112,51 +108,59 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     yield StreamEvent("done", answer=answer)
 
 
-def _led(turn: Turn, raw: str, backend: str, fallback: Answer, settings: Settings,
-         sentences: SentenceIndex, embed: Callable[[list[str]], Any]) -> Answer:
+def _model_part(turn: Turn, llm: LLMBackend, backend: str, settings: Settings, checked: CheckedStream,
+                fallback: Answer, show: Callable[[str], StreamEvent]) -> Iterator[StreamEvent]:
+    """Stream the model's reply through ``checked``, showing each sentence that passes; stop the model at the first
+    that fails. Returns the generation speed (tokens/s, 0 when unknown)."""
+    first = last = None
+    count = 0
+    replies = llm.stream(build_messages(turn, settings), settings.llm.llm_max_tokens)
+    try:
+        for piece in replies:
+            last = time.perf_counter()
+            first, count = first or last, count + 1
+            if new := checked.feed(piece):
+                yield show(new if not checked.shown or checked.text == new else f" {new}")
+            if checked.stopped:
+                break
+        else:
+            if new := checked.finish():
+                yield show(new if checked.text == new else f" {new}")
+    except Exception as exc:  # any backend failure: one line, then the extractive answer
+        reason = str(exc) if isinstance(exc, BackendError) else f"{backend} backend failed: {exc}"
+        fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=reason.rstrip("."))
+    finally:
+        close = getattr(replies, "close", None)
+        if close is not None:
+            close()  # a local model stops generating
+    held = checked.checked is not None and checked.checked.supported > 0  # (only copies of the evidence: no note)
+    if not checked.shown and not fallback.notice and not held:
+        fallback.notice = (prompts.FALLBACK_NOTE.format(backend=backend) if checked.raw.strip() else
+                           prompts.BACKEND_FAILED_NOTE.format(reason=f"the {backend} backend returned no text"))
+    return (count - 1) / (last - first) if first and last and last > first and count > 1 else 0.0
+
+
+def _abstracts(turn: Turn, sentences: SentenceIndex) -> list[str]:
+    return [sentences.texts[row] for _, e in turn.decision.chosen
+            for row in sentences.rows_of.get(e.hit.paper.paper_id, [])]
+
+
+def _composed(turn: Turn, checked: CheckedStream, backend: str, fallback: Answer) -> Answer:
     """The model's checked sentences lead; the extractive plan follows as the evidence. The model's job is only
-    to say the answer in a sentence or two: every one of its sentences is checked against the sources, and what
-    the answer states beyond that is the sources' own sentences (so a fact the model left out is still there)."""
-    checked = check_citations(raw, turn.question, turn.decision.chosen, sentences, embed,
-                              settings.answer.min_support, settings.answer)
-    if checked.supported == 0 or checked.share < settings.answer.min_supported_share:
-        fallback.notice = prompts.FALLBACK_NOTE.format(backend=backend)
+    to say the answer in a sentence or two: what the answer states beyond that is the sources' own sentences (so a
+    fact the model left out is still there). Nothing of the model's held up: the extractive answer."""
+    if not checked.shown:
         return fallback
-    abstracts = [sentences.texts[row] for _, e in turn.decision.chosen for row in sentences.rows_of.get(
-        e.hit.paper.paper_id, [])]
-    # A sentence copied from an abstract says nothing in the model's own words (the plan below quotes anyway).
-    own = _own_sentences(checked.text, [fallback.text, *abstracts], settings.answer.repeat_share)
-    if not own:
-        return fallback
-    copied = len(_cited(checked.text)) - len(own)
-    checked.text, checked.supported, checked.total = " ".join(own), checked.supported - copied, checked.total - copied
     by_n = dict(turn.decision.chosen)
     shown = {c.n for c in fallback.citations}
-    citations = fallback.citations + [Citation.of(n, by_n[n]) for n in checked.cited if n not in shown]
+    cited = [n for n in dict.fromkeys(n for s in checked.shown for n in markers(s)) if n in by_n]
+    failed = len(checked.checked.removed) if checked.checked else 0
     answer = Answer(question=turn.question, text=f"{checked.text}\n\n{prompts.EVIDENCE_HEADING}\n\n{fallback.text}",
-                    refused=False, citations=citations, sources=fallback.sources,
-                    supported_sentences=checked.supported + fallback.supported_sentences,
-                    total_sentences=checked.total + fallback.total_sentences)
+                    refused=False, citations=fallback.citations + [Citation.of(n, by_n[n]) for n in cited
+                                                                   if n not in shown],
+                    sources=fallback.sources, supported_sentences=len(checked.shown) + fallback.supported_sentences,
+                    total_sentences=len(checked.shown) + failed + fallback.total_sentences)
     answer.evidence_sentences = dict(fallback.evidence_sentences)
-    answer.evidence_sentences.update(_quoted(turn, [n for n in checked.cited if n not in shown], settings))
+    answer.evidence_sentences.update({by_n[n].hit.paper.paper_id: [s.text for s in by_n[n].sentences[:3]]
+                                      for n in cited if n not in shown})
     return answer
-
-
-def _cited(text: str) -> list[str]:
-    """The checked text's sentences, each with its [n] markers (every checked sentence ends with them)."""
-    return [piece for piece in re.split(r"(?<=\])\s+(?!\[)", text.strip()) if piece]
-
-
-def _own_sentences(lead: str, evidence: list[str], share: float) -> list[str]:
-    """The lead's sentences that do not have ``share`` of their topic words in one sentence of ``evidence``
-    (stemmed)."""
-    from rag.tokens import content_words, stems
-    from rag.verify import repeats, strip_markers
-
-    quoted = [stems(content_words(strip_markers(s))) for text in evidence for s in split_sentences(text)]
-    own = []
-    for sentence in _cited(lead):
-        words = stems(content_words(strip_markers(sentence)))
-        if words and not any(repeats(words, q, share) for q in quoted):
-            own.append(sentence)
-    return own

@@ -164,8 +164,6 @@ class AnswerSettings(_Section):
     lexical_weight: float = Field(ge=0, le=1, description="Weight of topic-word overlap against cosine similarity "
                                   "in a sentence's score (evidence and citation check)")
     min_support: float = Field(ge=0, le=1, description="Weakest sentence-to-source support that keeps a citation")
-    min_supported_share: float = Field(ge=0, le=1, description="Below this share of supported sentences, the "
-                                       "extractive answer is given instead")
     min_coverage: float = Field(ge=0, le=1, description="Share of a sentence's own topic words its source must contain")
     min_own_words: int = Field(ge=1, description="With fewer own topic words, meaning alone decides support")
     repeat_share: float = Field(ge=0, le=1, description="A sentence with this share of its topic words in a kept "

@@ -81,7 +81,9 @@ def test_openai_compatible_server_streams_a_checked_answer(seed_index, server) -
     engine = engine_for(seed_index, f"http://127.0.0.1:{server.server_port}/v1")
     events = list(engine.stream(QUESTION))
     answer = events[-1].answer
-    assert [e.kind for e in events][0] == "sources" and sum(e.kind == "token" for e in events) > 5
+    tokens = [e.text for e in events if e.kind == "token"]
+    assert [e.kind for e in events][0] == "sources" and tokens[0] == f"{GATE}. [1]"  # one checked sentence
+    assert "".join(tokens) == answer.text  # nothing streamed is replaced
     assert answer.backend == "openai" and answer.notice == ""
     assert answer.text.startswith(f"{GATE}. [1]\n\nFrom the abstracts:") and answer.citations[0].paper_id == "qCaq3jGb0S"
     request = _Handler.requests[0]
