@@ -46,7 +46,7 @@ def _with_table(answer: Answer, turn: Turn, settings: Settings) -> Answer:
     paper is cited even when the backend's prose spoke of only one of them."""
     chosen = [(n, e) for n, e in turn.decision.chosen if e.hit.part is not None]
     if turn.shape.kind is QuestionKind.COMPARISON and len(chosen) >= 2 and not answer.refused:
-        answer.text = f"{answer.text}\n\n{comparison_table(chosen, settings.answer)}"
+        answer.text = f"{answer.text}\n\n{comparison_table(chosen)}"
         cited = {c.n for c in answer.citations}
         added = [(n, e) for n, e in chosen if n not in cited]
         answer.citations += [Citation.of(n, e) for n, e in added]

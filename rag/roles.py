@@ -82,28 +82,31 @@ def role(text: str, position: int, name: str = "") -> Role:
     paper calls its method, if known: a sentence with it as a word says what the method does or achieves).
 
     In order: where the code or data is ("Code is available at …") is other; a clear result ("Experiments show
-    …", "outperforms", a figure with x or %) is a result unless the sentence proposes; what the paper does
-    ("we propose …", "D2F equips …") is method; "However, …" with a limitation is a problem; another finding is
-    a result; a limitation is a problem; an opening sentence that is none of those, before the paper speaks in
-    the first person, is background; the rest is other."""
+    …", "outperforms", a figure with x or %) is a result unless the sentence proposes; "we propose …" is method;
+    "However, …" with a limitation is a problem (even one naming the method); what the paper does ("We simulate
+    …", "D2F equips …") is method; another finding is a result; a limitation is a problem; an opening sentence
+    that is none of those, before the paper speaks in the first person, is background; the rest is method (past
+    the opening, a sentence without a cue mostly goes on describing it)."""
     named = (bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None) or bool(
         _ITS_OWN.match(_ADDING.sub("", text)) or _THIS_ONE.search(text))
     if releases(text):  # "Code is available at …", "We will release …": says where, not what
         return Role.OTHER
     if _STRONG_RESULT.search(text) and not proposes(text):  # "Experiments show that our model surpasses …"
         return Role.RESULT
-    if _METHOD.search(text) or ((_WE_DO.search(text) or named) and not _RESULT.search(text)):
-        return Role.METHOD  # "We simulate five months of …", "D2F equips dLLMs with …": what the paper does
+    if _METHOD.search(text):
+        return Role.METHOD  # "We propose …", "Our method …"
     if _CONTRAST.match(text) and _PROBLEM.search(text):  # "However, none of the existing … have achieved …"
         return Role.PROBLEM
+    if (_WE_DO.search(text) or named) and not _RESULT.search(text):
+        return Role.METHOD  # "We simulate five months of …", "D2F equips dLLMs with …": what the paper does
     if _RESULT.search(text) and (position > 0 or named or _FIRST_PERSON.search(text)):
         return Role.RESULT
     if _PROBLEM.search(text):
         return Role.PROBLEM
     if not _FIRST_PERSON.search(text) and position <= 2:
         return Role.BACKGROUND
-    # Past the opening, a sentence with no cue mostly goes on describing the method ("These augmented embeddings are
-    # then …", "Equipped with …, RGM is …"): 15 of 27 such sentences in the development half of the blind labels.
+    # "These augmented embeddings are then …", "Equipped with …, RGM is …": 15 of the 27 such sentences in the
+    # development half of the blind labels were method (docs/benchmarks.md).
     return Role.METHOD
 
 

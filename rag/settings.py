@@ -168,10 +168,6 @@ class AnswerSettings(_Section):
     min_own_words: int = Field(ge=1, description="With fewer own topic words, meaning alone decides support")
     repeat_share: float = Field(ge=0, le=1, description="A sentence with this share of its topic words in a kept "
                                 "sentence, citing nothing new, is a repeat and dropped")
-    table_max_words: int = Field(22, ge=4, description="Words of a comparison-table cell before it is cut")
-    table_name_chars: int = Field(40, ge=8, description="A title's part before its colon names a table row up to "
-                                  "this length")
-    table_title_chars: int = Field(60, ge=8, description="Characters of a title without such a name in a table row")
 
 
 class LLMSettings(_Section):

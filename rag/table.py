@@ -8,42 +8,42 @@ suffer", "we propose", "achieves 2.3x"); a cell with no fitting sentence says so
 from __future__ import annotations
 
 from rag.roles import Role, role
-from rag.settings import AnswerSettings
 from rag.standalone import rewrite
-from rag.types import Evidence
+from rag.types import Evidence, Paper
 
 COLUMNS = ("problem", "method", "key result")
-
-
-def _excerpt(sentence: str, max_words: int) -> str:
-    words = sentence.replace("|", "/").split()
-    text = " ".join(words[:max_words])
-    return text + (" …" if len(words) > max_words else "")
+NOT_STATED = "not stated in the abstract"
+_HEAD_WORDS = 6  # "Cache What Lasts: …" → "Cache What Lasts"; a longer part before the colon is no name
 
 
 def _pick(evidence: Evidence, wanted: Role, used: set[int]) -> str | None:
     """The paper's first sentence (in abstract order) of the role, not used by another column."""
+    name = evidence.hit.paper.short_name
     for sentence in sorted(evidence.sentences, key=lambda s: s.position):
-        if sentence.position not in used and role(sentence.text, sentence.position) is wanted:
+        if sentence.position not in used and role(sentence.text, sentence.position, name) is wanted:
             used.add(sentence.position)
-            return rewrite(sentence.text)
+            return rewrite(sentence.text).replace("|", "/")
     return None
 
 
-def comparison_table(chosen: list[tuple[int, Evidence]], rules: AnswerSettings | None = None) -> str:
-    """A Markdown table for the compared papers (``chosen``: source number n and its evidence; ``rules``: the
-    ``table_*`` sizes, default the preset's)."""
-    rules = rules or AnswerSettings()
+def label(paper: Paper) -> str:
+    """A row's name: the paper's own short name ("TRIM-KV", "SIGMark"), else its title's part before a colon when
+    that is short, else the whole title; never cut (the cell wraps)."""
+    if paper.given_name:
+        return paper.given_name.replace("|", "/")
+    head, colon, _ = paper.display_title.partition(":")
+    return (head if colon and len(head.split()) <= _HEAD_WORDS else paper.display_title).strip().replace("|", "/")
+
+
+def comparison_table(chosen: list[tuple[int, Evidence]]) -> str:
+    """A Markdown table for the compared papers (``chosen``: source number n and its evidence). Cells hold whole
+    sentences (they wrap in the browser; a cut sentence lost the figure or the name at its end)."""
     rows = ["| paper | " + " | ".join(COLUMNS) + " |", "|---|---|---|---|"]
     for n, evidence in chosen:
         used: set[int] = set()
         method = _pick(evidence, Role.METHOD, used)
         result = _pick(evidence, Role.RESULT, used)
         problem = _pick(evidence, Role.PROBLEM, used) or _pick(evidence, Role.BACKGROUND, used)
-        cells = [f"{_excerpt(text, rules.table_max_words)} [{n}]" if text else "not stated in the abstract"
-                 for text in (problem, method, result)]
-        title = evidence.hit.paper.display_title.replace("|", "/")
-        name = title.split(":")[0]
-        short = name if ":" in title and len(name) <= rules.table_name_chars else title[: rules.table_title_chars]
-        rows.append(f"| {short} [{n}] | " + " | ".join(cells) + " |")
+        cells = [f"{text} [{n}]" if text else NOT_STATED for text in (problem, method, result)]
+        rows.append(f"| {label(evidence.hit.paper)} [{n}] | " + " | ".join(cells) + " |")
     return "\n".join(rows)

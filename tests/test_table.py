@@ -1,4 +1,4 @@
-"""The comparison table, built from hand-made evidence: rows, columns, cited and capped cells."""
+"""The comparison table, built from hand-made evidence: rows, columns, cited whole-sentence cells, row names."""
 
 from __future__ import annotations
 
@@ -84,15 +84,12 @@ def test_a_column_without_a_fitting_sentence_says_so() -> None:
     assert row == ["Nothing Retrieved [4]"] + ["not stated in the abstract"] * 3
 
 
-def test_long_sentences_are_capped_at_22_words() -> None:
-    long = "However, " + " ".join(f"word{i}" for i in range(30)) + "."
+def test_long_sentences_are_kept_whole() -> None:
+    """A cell holds the whole sentence and wraps; a cut one lost the figure or the name at its end."""
+    long = "However, " + " ".join(f"word{i}" for i in range(30)) + " suffer from long contexts."
     evidence = _evidence("RetainGate: Learned Token Retention", [long, METHOD, RESULT])
     [row] = _rows(comparison_table([(1, evidence)]))[2:]
-    words = long.split()[1:]  # without the opener "However,"
-    assert row[1] == " ".join(words[:22]) + " … [1]"
-    exactly = " ".join(["However"] + [f"w{i}" for i in range(21)])
-    [row] = _rows(comparison_table([(1, _evidence("T", [exactly]))]))[2:]
-    assert row[1] == f"{exactly} [1]"  # 22 words: no ellipsis
+    assert row[1] == " ".join(long.split()[1:]) + " [1]" and "…" not in row[1]
 
 
 def test_pipes_cannot_break_the_table() -> None:
@@ -102,13 +99,17 @@ def test_pipes_cannot_break_the_table() -> None:
     assert len(row) == 4 and row[0] == "A/B [1]" and row[1] == "The A/B split fails. [1]"
 
 
-def test_long_titles_are_shortened() -> None:
+def test_rows_are_named_by_the_papers_short_name_never_cut() -> None:
+    named = _evidence("Cache What Lasts: Token Retention for Memory-Bounded KV Cache in LLMs",
+                      ["We propose TRIM-KV, a novel approach that learns each token's importance."])
+    [row] = _rows(comparison_table([(1, named)]))[2:]
+    assert row[0] == "TRIM-KV [1]"  # the name the abstract proposes, not the title's first words
     long_head = "A Very Long Method Name That Goes On And On: Subtitle"
-    [row] = _rows(comparison_table([(1, _evidence(long_head, [METHOD]))]))[2:]
-    assert row[0] == f"{long_head[:60]} [1]"  # the part before ":" is over 40 characters
+    [row] = _rows(comparison_table([(1, _evidence(long_head, ["It works well."]))]))[2:]
+    assert row[0] == f"{long_head} [1]"  # no name: the whole title, wrapped rather than cut
     no_colon = "An Untitled Study of Extremely Long Titles Without Any Colon Whatsoever"
-    [row] = _rows(comparison_table([(1, _evidence(no_colon, [METHOD]))]))[2:]
-    assert row[0] == f"{no_colon[:60]} [1]"
+    [row] = _rows(comparison_table([(1, _evidence(no_colon, ["It works well."]))]))[2:]
+    assert row[0] == f"{no_colon} [1]"
 
 
 def test_no_papers_gives_the_header_only() -> None:

@@ -163,7 +163,7 @@ class TestChat:
         assert "could not find" not in last and "Tactic" in last and "D2F" in last
         page.screenshot(path=str(tmp_path / "choice-after-reload.png"), full_page=True)
 
-    def test_compare_two_picked_papers(self, page: Any, seed_app: RunningApp) -> None:
+    def test_compare_two_picked_papers(self, page: Any, seed_app: RunningApp, tmp_path: Path) -> None:
         open_page(page, seed_app.url)
         new_conversation(page)
         page.get_by_role("tab", name="Papers").click()
@@ -180,6 +180,11 @@ class TestChat:
         headers = [h.strip() for h in table.locator("th").all_inner_texts()]
         assert headers == ["paper", "problem", "method", "key result"]
         assert table.locator("tbody tr").count() == 2
+        # Readable: rows named by the papers' short names, whole sentences wrapping, the chat column's width.
+        names = [c.strip() for c in table.locator("tbody tr td:first-child").all_inner_texts()]
+        assert names == ["TRIM-KV [1]", "Tactic [2]"] and "…" not in table.inner_text()
+        assert table.bounding_box()["width"] >= 0.85 * page.locator("#chat").bounding_box()["width"]
+        page.screenshot(path=str(tmp_path / "comparison-table.png"), full_page=True)
 
     def test_a_collection_question_shows_a_chart_a_click_narrows_to_a_group(self, page: Any, seed_app: RunningApp,
                                                                             tmp_path: Path) -> None:

@@ -61,7 +61,8 @@ CSS = """
 #paper-panel mark { background: #fff3a3; color: inherit; padding: 0 2px; border-radius: 2px; }
 #paper-panel { max-height: 620px; overflow-y: auto; }
 #restrict-note p { margin: 0; }
-#chat table { table-layout: auto; }
+#chat table { table-layout: auto; font-size: 0.92em; }
+#chat .message-row:has(table) { max-width: 100% !important; }  /* a comparison table: the chat column's full width */
 #chat th, #chat td { min-width: 6.5em; word-break: normal; overflow-wrap: normal; hyphens: auto; }
 #chat td:first-child { min-width: 7.5em; font-weight: 600; }
 #suggestions { flex-wrap: wrap; gap: 6px; }
