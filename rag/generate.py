@@ -85,7 +85,7 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     if llm is not None and not decision.refused:
         checked = CheckedStream(turn, settings, sentences, embed, [fallback.text, *_abstracts(turn, sentences)])
         speed = yield from _model_part(turn, llm, backend, settings, checked, fallback, show)
-        answer = _composed(turn, checked, backend, fallback)
+        answer = _composed(turn, checked, fallback, settings)
     if answer is fallback and not answer.evidence_sentences:
         answer.evidence_sentences = _quoted(turn, [c.n for c in answer.citations], settings)
     answer = _with_table(answer, turn, settings)
@@ -120,15 +120,16 @@ def _model_part(turn: Turn, llm: LLMBackend, backend: str, settings: Settings, c
             last = time.perf_counter()
             first, count = first or last, count + 1
             if new := checked.feed(piece):
-                yield show(new if not checked.shown or checked.text == new else f" {new}")
+                yield show(new if checked.text == new else f" {new}")  # the first sentence, or one more
             if checked.stopped:
                 break
         else:
             if new := checked.finish():
                 yield show(new if checked.text == new else f" {new}")
-    except Exception as exc:  # any backend failure: one line, then the extractive answer
+    except Exception as exc:  # any backend failure: one line, then the extractive answer (what was shown stays)
         reason = str(exc) if isinstance(exc, BackendError) else f"{backend} backend failed: {exc}"
-        fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=reason.rstrip("."))
+        if not checked.shown:
+            fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=reason.rstrip("."))
     finally:
         close = getattr(replies, "close", None)
         if close is not None:
@@ -145,7 +146,7 @@ def _abstracts(turn: Turn, sentences: SentenceIndex) -> list[str]:
             for row in sentences.rows_of.get(e.hit.paper.paper_id, [])]
 
 
-def _composed(turn: Turn, checked: CheckedStream, backend: str, fallback: Answer) -> Answer:
+def _composed(turn: Turn, checked: CheckedStream, fallback: Answer, settings: Settings) -> Answer:
     """The model's checked sentences lead; the extractive plan follows as the evidence. The model's job is only
     to say the answer in a sentence or two: what the answer states beyond that is the sources' own sentences (so a
     fact the model left out is still there). Nothing of the model's held up: the extractive answer."""
@@ -161,6 +162,5 @@ def _composed(turn: Turn, checked: CheckedStream, backend: str, fallback: Answer
                     sources=fallback.sources, supported_sentences=len(checked.shown) + fallback.supported_sentences,
                     total_sentences=len(checked.shown) + failed + fallback.total_sentences)
     answer.evidence_sentences = dict(fallback.evidence_sentences)
-    answer.evidence_sentences.update({by_n[n].hit.paper.paper_id: [s.text for s in by_n[n].sentences[:3]]
-                                      for n in cited if n not in shown})
+    answer.evidence_sentences.update(_quoted(turn, [n for n in cited if n not in shown], settings))
     return answer
