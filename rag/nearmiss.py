@@ -149,9 +149,10 @@ def _readings(word: str) -> set[str]:
 
 
 def _nounish(word: str) -> bool:
-    """A word that can be a noun, or one the lexicon does not know (a name: "KV", "TRIM-KV")."""
+    """A word that can be a noun, a gerund ("speculative decoding", "speech watermarking"), or one the lexicon does
+    not know (a name: "KV", "TRIM-KV")."""
     readings = _readings(word)
-    return not readings or "NOUN" in readings
+    return not readings or "NOUN" in readings or word.endswith("ing")
 
 
 def _part_of(word: str, words: set[str]) -> bool:
