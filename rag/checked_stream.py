@@ -39,6 +39,13 @@ class CheckedStream:
     checked: Checked | None = None
     stopped: bool = False  # a sentence failed the check: the model's part is over
     _upto: int = 0  # how much of ``raw`` has been checked
+    _quoted: list[set[str]] = field(default_factory=list)  # each evidence sentence's stemmed topic words
+
+    def __post_init__(self) -> None:
+        from rag.sentences import split_sentences
+
+        # Once per answer, not once per checked sentence: the evidence does not change while the model writes.
+        self._quoted = [_words(s) for block in self.evidence for s in split_sentences(block)]
 
     def feed(self, piece: str) -> str:
         """Add a piece of the reply; the newly checked text to show ("" when no new sentence passed)."""
@@ -61,25 +68,28 @@ class CheckedStream:
         answer = self.settings.answer
         checked = check_citations(prefix, self.turn.question, self.turn.decision.chosen, self.sentences, self.embed,
                                   answer.min_support, answer)
-        own = _own_sentences(checked.text, self.evidence, answer.repeat_share)
-        if checked.removed or own[: len(self.shown)] != self.shown:
+        own = self._own(checked.text, answer.repeat_share)
+        same = own[: len(self.shown)] == self.shown
+        if checked.removed or not same:
             self.stopped = True  # unsupported, or the check now reads an earlier sentence otherwise: stop here
-        if own[: len(self.shown)] != self.shown:
+        if not same:
             return ""
         new, self.shown, self.checked = own[len(self.shown):], own, checked
         return " ".join(new)
 
 
-def _own_sentences(text: str, evidence: list[str], share: float) -> list[str]:
-    """The checked text's sentences that do not have ``share`` of their topic words in one sentence of ``evidence``
-    (stemmed)."""
-    from rag.sentences import split_sentences
+    def _own(self, text: str, share: float) -> list[str]:
+        """The checked text's sentences that do not have ``share`` of their topic words in one evidence sentence."""
+        own = []
+        for sentence in (piece for piece in _SPLIT.split(text.strip()) if piece):
+            words = _words(sentence)
+            if words and not any(repeats(words, quoted, share) for quoted in self._quoted):
+                own.append(sentence)
+        return own
+
+
+def _words(sentence: str) -> set[str]:
+    """A sentence's stemmed topic words, without its [n] markers."""
     from rag.tokens import content_words, stems
 
-    quoted = [stems(content_words(strip_markers(s))) for block in evidence for s in split_sentences(block)]
-    own = []
-    for sentence in (piece for piece in _SPLIT.split(text.strip()) if piece):
-        words = stems(content_words(strip_markers(sentence)))
-        if words and not any(repeats(words, q, share) for q in quoted):
-            own.append(sentence)
-    return own
+    return stems(content_words(strip_markers(sentence)))
