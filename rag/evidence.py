@@ -53,7 +53,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
                 words |= implied_words(text, words, wanted, defined, hit.paper.given_name)
                 overlap = len(wanted & (_with_parts(words) if word_parts else words)) / len(wanted)
                 score = blend(score, overlap, weight)
-            scored.append(EvidenceSentence(text, score, sentences.positions[row]))
+            scored.append(EvidenceSentence(text, score, sentences.positions[row], sentences.role(row)))
         scored.sort(key=lambda s: s.score, reverse=True)
         named = [n for n, ids in (named_papers or {}).items() if hit.paper.paper_id in ids]
         evidence.append(Evidence(hit=hit, sentences=scored, names_found=named))

@@ -16,6 +16,7 @@ from typing import Any
 from rag import persisted
 from rag.clean import search_text
 from rag.corpus import CorpusReport, load_corpus
+from rag.roles import rules_hash, tagged
 from rag.sentences import split_sentences
 from rag.settings import Settings
 from rag.store import KINDS, IndexStore, StoredPaper, build_info
@@ -110,7 +111,8 @@ def _embed(nodes: list[Any], settings: Settings, progress: bool) -> None:
 
 def _sentence_rows(papers: list[Paper], settings: Settings, progress: bool) -> list[tuple[str, list[float], str, dict]]:
     """Every sentence of every paper, embedded on its own: the evidence a sentence-level answer can quote."""
-    rows = [(f"{p.paper_id}#s{i}", sentence, {"paper_id": p.paper_id, "position": i, "embed_hash": p.embed_hash})
+    rows = [(f"{p.paper_id}#s{i}", sentence, tagged({"paper_id": p.paper_id, "position": i,
+                                                      "embed_hash": p.embed_hash}, sentence, p.short_name))
             for p in papers for i, sentence in enumerate(split_sentences(p.text))]
     vectors = _embed_texts([search_text(r[1]) for r in rows], settings, progress, "sentence")
     return [(row_id, vector, text, meta) for (row_id, text, meta), vector in zip(rows, vectors)]
@@ -192,7 +194,7 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     # Read once: whether anything is to do, and which multilingual rows the new generation can copy.
     titles = _current_titles(store, final) if manifest is not None and not rebuild else {}
     if (complete and not rebuild and not (report.added or report.updated or report.removed)
-            and len(titles) == len(final)):
+            and len(titles) == len(final) and manifest.get("role_rules") == rules_hash()):
         # Nothing to embed; an index from before the derived files (or with stale BM25) gains them here.
         persisted.ensure(store, settings)
         return report
@@ -263,8 +265,11 @@ def _write_generation(store: IndexStore, settings: Settings, collections: dict[s
     keep_ids = {p.paper_id for p in final} - {p.paper_id for p in to_embed}
     reused_chunks = store.rows_by_paper("chunks", keep_ids)
     _copy_rows(store, collections["chunks"], [row for rows in reused_chunks.values() for row in rows])
+    by_id = {p.paper_id: p for p in final}  # a copied sentence gets its role again: the rules may have changed
     _copy_rows(store, collections["sentences"],
-               [row for rows in store.rows_by_paper("sentences", keep_ids).values() for row in rows])
+               [(row_id, vector, text, tagged(meta, text, by_id[pid].short_name))
+                for pid, rows in store.rows_by_paper("sentences", keep_ids).items()
+                for row_id, vector, text, meta in rows])
     vectors = {paper_id: [r[1] for r in rows] for paper_id, rows in reused_chunks.items()}
 
     nodes = chunk_papers(to_embed, settings) if to_embed else []

@@ -6,7 +6,7 @@ index now keeps beside its Chroma data (``IndexStore.files_dir``):
 
 * ``bm25/``: the BM25 index (bm25s ``save``), with the k1/b it was built with;
 * ``sentences.npy`` / ``titles.npy``: the sentence (MiniLM) and title (e5) vector matrices, and a small JSON
-  each of their rows' paper ids, texts and positions, in Chroma's order;
+  each of their rows' paper ids, texts, positions and roles (``roles.role``), in Chroma's order;
 * ``words.json``: each paper's words for exact-name lookups (``names.paper_words``);
 * ``meta.json``: written last: which generation, row counts, and the hash of the code the texts come from.
 
@@ -26,6 +26,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from rag.roles import Role, rules_hash
 
 if TYPE_CHECKING:
     from rag.retrieval.rankers import SentenceIndex
@@ -75,11 +77,12 @@ def write(store: IndexStore, generation: int, settings: Settings) -> Path | None
             index = SentenceIndex.load(store, kind, generation)
             np.save(staging / f"{kind}.npy", index.vectors, allow_pickle=False)
             (staging / f"{kind}.json").write_text(json.dumps(
-                {"paper_ids": index.paper_ids, "texts": index.texts, "positions": index.positions},
+                {"paper_ids": index.paper_ids, "texts": index.texts, "positions": index.positions,
+                 "roles": [r.value if r else None for r in index.roles]},
                 ensure_ascii=False), encoding="utf-8")
             rows[kind] = len(index.paper_ids)
         meta = {"format": FORMAT, "generation": generation, "papers": len(papers), "rows": rows,
-                "text_code": text_code_hash()}
+                "text_code": text_code_hash(), "role_rules": rules_hash()}
         (staging / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
         _swap_in(staging, target)
     except BaseException:
@@ -171,7 +174,9 @@ class GenerationFiles:
             return None
         if vectors.shape[0] != expected_rows or len(rows["paper_ids"]) != expected_rows:
             return None
-        return SentenceIndex.of(vectors, rows["paper_ids"], rows["texts"], rows["positions"])
+        current = self.meta.get("role_rules") == rules_hash()  # else work the roles out at question time
+        roles = [Role(r) if r else None for r in rows.get("roles", [])] if current else []
+        return SentenceIndex.of(vectors, rows["paper_ids"], rows["texts"], rows["positions"], roles)
 
 
 def ensure(store: IndexStore, settings: Settings) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag.coref import spell_out
-from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role
+from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role_of
 from rag.standalone import Quote, quote, rewrite
 from rag.types import Evidence, EvidenceSentence
 
@@ -52,7 +52,7 @@ class PaperPlan:
 def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Role | None = None) -> float:
     """The sentence's evidence score adjusted by how well its role and words fit the question's aspect (``name``:
     the paper's method name, see ``roles.role``; ``its_role``: the sentence's role, if known)."""
-    its_role = role(sentence.text, sentence.position, name) if its_role is None else its_role
+    its_role = role_of(sentence, name) if its_role is None else its_role
     score = sentence.score
     roles = WANTED[wanted]
     if wanted is Aspect.WHICH and proposes(sentence.text):
@@ -75,7 +75,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it, and
     (``result_too``) its first result with a figure (a "why" question: its first finding)."""
     name = evidence.hit.paper.short_name
-    roles = {s.position: role(s.text, s.position, name) for s in evidence.sentences}
+    roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position]) for s in evidence.sentences}
     ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
     if not ranked:

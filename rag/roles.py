@@ -8,8 +8,11 @@ which true sentences are shown (every shown sentence is still the abstract's own
 
 from __future__ import annotations
 
+import hashlib
 import re
 from enum import Enum
+from pathlib import Path
+from typing import Protocol
 
 
 class Role(str, Enum):
@@ -108,6 +111,41 @@ def role(text: str, position: int, name: str = "") -> Role:
     # "These augmented embeddings are then …", "Equipped with …, RGM is …": 15 of the 27 such sentences in the
     # development half of the blind labels were method (docs/benchmarks.md).
     return Role.METHOD
+
+
+class _Sentence(Protocol):
+    text: str
+    position: int
+    role: Role | None
+
+
+def role_of(sentence: _Sentence, name: str = "") -> Role:
+    """The sentence's role as stored at ingest, else (an index written by other rules, or before roles were
+    stored) worked out now."""
+    return sentence.role or role(sentence.text, sentence.position, name)
+
+
+# Which rules wrote a stored role: after any edit of this module the stored roles are stale (worked out at question
+# time until the next `rag ingest` stores them again).
+RULES = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def rules_hash() -> str:
+    return RULES
+
+
+def tagged(metadata: dict, text: str, name: str) -> dict:
+    """A sentence row's metadata with its role and the rules that gave it: stored at ingest, read back by
+    ``stored_role`` (``name``: the paper's method name, see ``role``)."""
+    return {**metadata, "role": role(text, metadata["position"], name).value, "role_rules": rules_hash()}
+
+
+def stored_role(metadata: dict) -> Role | None:
+    """The role a sentence row was stored with, if these rules wrote it."""
+    value = metadata.get("role")
+    if not value or metadata.get("role_rules") != rules_hash() or value not in Role._value2member_map_:
+        return None
+    return Role(value)
 
 
 def releases(text: str) -> bool:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import IndexMismatchError, IndexMissingError, RagError
+from rag.roles import rules_hash
 from rag.settings import Settings, apply_offline_env
 from rag.types import Paper
 
@@ -50,6 +51,7 @@ def build_info(settings: Settings) -> dict[str, Any]:
         "embed_model": model_identity(settings.index.embed_model),
         "chunk_size": settings.index.chunk_size,
         "chunk_overlap": settings.index.chunk_overlap,
+        "role_rules": rules_hash(),  # which rules wrote the sentences' roles (not a build key: re-tagged by ingest)
     }
 
 

@@ -7,7 +7,7 @@ suffer", "we propose", "achieves 2.3x"); a cell with no fitting sentence says so
 
 from __future__ import annotations
 
-from rag.roles import Role, role
+from rag.roles import Role, role_of
 from rag.standalone import rewrite
 from rag.types import Evidence, Paper
 
@@ -20,7 +20,7 @@ def _pick(evidence: Evidence, wanted: Role, used: set[int]) -> str | None:
     """The paper's first sentence (in abstract order) of the role, not used by another column."""
     name = evidence.hit.paper.short_name
     for sentence in sorted(evidence.sentences, key=lambda s: s.position):
-        if sentence.position not in used and role(sentence.text, sentence.position, name) is wanted:
+        if sentence.position not in used and role_of(sentence, name) is wanted:
             used.add(sentence.position)
             return rewrite(sentence.text).replace("|", "/")
     return None

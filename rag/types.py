@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from rag.nearmiss import Missing
+    from rag.roles import Role
 
 
 class QuestionKind(str, Enum):
@@ -59,6 +60,7 @@ class EvidenceSentence:
     text: str
     score: float  # similarity to the question, higher is better
     position: int  # index of the sentence in the abstract
+    role: Role | None = None  # as stored at ingest (None: work it out, ``roles.role_of``)
 
 
 @dataclass

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
 from rag.evidence import gather_evidence
+from rag.retrieval.rankers import SentenceIndex
 from rag.types import Hit, Paper
 
 
@@ -27,14 +26,14 @@ ROWS = [
 ]
 
 
-def _index(rows: list[tuple[str, str, np.ndarray]] = ROWS) -> SimpleNamespace:
-    rows_of: dict[str, list[int]] = {}
+def _index(rows: list[tuple[str, str, np.ndarray]] = ROWS) -> SentenceIndex:
+    seen: dict[str, int] = {}
     positions = []
-    for row, (paper_id, _, _) in enumerate(rows):
-        positions.append(len(rows_of.setdefault(paper_id, [])))
-        rows_of[paper_id].append(row)
-    return SimpleNamespace(vectors=np.stack([v for _, _, v in rows]), paper_ids=[p for p, _, _ in rows],
-                           texts=[t for _, t, _ in rows], positions=positions, rows_of=rows_of)
+    for paper_id, _, _ in rows:
+        positions.append(seen.get(paper_id, 0))
+        seen[paper_id] = positions[-1] + 1
+    return SentenceIndex.of(np.stack([v for _, _, v in rows]), [p for p, _, _ in rows], [t for _, t, _ in rows],
+                            positions)
 
 
 def _hit(paper_id: str) -> Hit:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from rag.retrieval.rankers import SentenceIndex
 from rag.settings import AnswerSettings
 from rag.types import Evidence, EvidenceSentence, Hit, Paper
 from rag.verify import Checked, check_citations, markers, strip_markers
@@ -59,20 +59,18 @@ LENS = "GraphLens explains node predictions with sparse subgraph masks"
 QUESTION = "How do these papers work?"
 
 
-def _setup() -> tuple[list[tuple[int, Evidence]], SimpleNamespace, WordEmbedder]:
+def _setup() -> tuple[list[tuple[int, Evidence]], SentenceIndex, WordEmbedder]:
     embed = WordEmbedder()
-    texts, paper_ids, positions, rows_of = [], [], [], {}
+    texts, paper_ids, positions = [], [], []
     numbered = []
     for n, (paper_id, (title, sentences)) in enumerate(PAPERS.items(), start=1):
         for position, sentence in enumerate(sentences):
-            rows_of.setdefault(paper_id, []).append(len(texts))
             texts.append(sentence)
             paper_ids.append(paper_id)
             positions.append(position)
         paper = Paper(paper_id, title, " ".join(sentences), f"test:{n}")
         numbered.append((n, Evidence(Hit(paper, 1.0), [EvidenceSentence(s, 0.5, i) for i, s in enumerate(sentences)])))
-    index = SimpleNamespace(vectors=embed(texts), paper_ids=paper_ids, texts=texts, positions=positions,
-                            rows_of=rows_of)
+    index = SentenceIndex.of(embed(texts), paper_ids, texts, positions)
     return numbered, index, embed
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rag.roles import Role, stored_role
 from rag.settings import RetrievalSettings
 from rag.tokens import keyword_query, lexical_text
 from rag.types import Paper
@@ -183,13 +184,18 @@ class SentenceIndex:
     texts: list[str]
     positions: list[int]
     rows_of: dict[str, list[int]]
+    roles: list[Role | None] = field(default_factory=list)  # stored at ingest (empty, or None: not current)
 
     @classmethod
-    def of(cls, vectors: Any, paper_ids: list[str], texts: list[str], positions: list[int]) -> SentenceIndex:
+    def of(cls, vectors: Any, paper_ids: list[str], texts: list[str], positions: list[int],
+           roles: list[Role | None] | None = None) -> SentenceIndex:
         rows_of: dict[str, list[int]] = {}
         for i, paper_id in enumerate(paper_ids):
             rows_of.setdefault(paper_id, []).append(i)
-        return cls(vectors, paper_ids, texts, positions, rows_of)
+        return cls(vectors, paper_ids, texts, positions, rows_of, list(roles or []))
+
+    def role(self, row: int) -> Role | None:
+        return self.roles[row] if row < len(self.roles) else None
 
     @classmethod
     def load(cls, store: IndexStore, kind: str = "sentences", generation: int | None = None) -> SentenceIndex:
@@ -201,7 +207,8 @@ class SentenceIndex:
         rows = get_all(store.collection(kind, generation), ["embeddings", "documents", "metadatas"])
         paper_ids = [m["paper_id"] for m in rows["metadatas"]]
         vectors = np.asarray(rows["embeddings"], dtype=np.float32).reshape(len(paper_ids), -1)
-        return cls.of(vectors, paper_ids, list(rows["documents"]), [m["position"] for m in rows["metadatas"]])
+        return cls.of(vectors, paper_ids, list(rows["documents"]), [m["position"] for m in rows["metadatas"]],
+                      [stored_role(m) for m in rows["metadatas"]])
 
 
 class DenseSentenceRanker:
