@@ -234,7 +234,7 @@ def _title_rows(papers: list[Paper], progress: bool) -> list[tuple[str, list[flo
     texts = [multilingual_text(p) for p in papers]
     vectors = []
     with tqdm(total=len(papers), unit="paper", desc="embedding titles and first sentences (multilingual)",
-              disable=not progress, file=sys.stderr) as bar:
+              disable=not progress or not papers, file=sys.stderr) as bar:
         for start in range(0, len(texts), 64):
             batch = texts[start:start + 64]
             vectors.extend(embed_passages(batch))
