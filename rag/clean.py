@@ -16,6 +16,8 @@ import hashlib
 import re
 import unicodedata
 
+from rag.bounds import without_controls
+
 # Commands that simply wrap their argument: \textbf{x} → x.
 _WRAPPERS = (
     "mathbf|mathrm|mathit|mathsf|mathtt|mathcal|mathbb|boldsymbol|bm|text|textbf|textit|textrm|"
@@ -43,7 +45,9 @@ _SQRT_RE = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
 _SPACING_RE = re.compile(r"\\[,;:! ]")
 _MARKDOWN_BOLD_RE = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 _MARKDOWN_ITALIC_RE = re.compile(r"(?<![\w*])\*(?![\s*])([^*]+?)(?<![\s*])\*(?![\w*])")
-_MARKDOWN_LINK_RE = re.compile(r"\[([^\]]+)\]\((?:https?://|www\.)[^)\s]+\)")
+# Any Markdown link keeps only its text: an http(s) target is dropped like the others ("javascript:", "file:", …
+# never reach an answer as a link).
+_MARKDOWN_LINK_RE = re.compile(r"\[([^\]]+)\]\((?:[A-Za-z][\w+.-]*:|www\.|/|#)(?:[^()\s]|\([^()\s]*\))*\)")
 _MARKDOWN_CODE_RE = re.compile(r"`([^`]+)`")
 _MATH_RE = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$")
 _SUPERSCRIPT_RE = re.compile(r"\^\{([^{}]*)\}")
@@ -89,7 +93,7 @@ def _clean_math(body: str) -> str:
 
 def display_text(raw: str) -> str:
     """Readable form of an abstract or title: no LaTeX or Markdown markup, whitespace collapsed."""
-    text = unicodedata.normalize("NFC", raw)
+    text = without_controls(unicodedata.normalize("NFC", raw), keep="\r")  # no escape codes from an abstract
     text = _MATH_RE.sub(lambda m: _clean_math(m.group(1)), text)
     text = _unwrap(text)
     text = _SPACING_RE.sub(" ", text)

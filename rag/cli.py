@@ -22,8 +22,17 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="index folder (default: $RAG_INDEX_DIR or vectorstore/)")
 
 
+def _top_k(value: str) -> int:
+    from rag.bounds import QuestionError, check_top_k
+
+    try:
+        return check_top_k(int(value))
+    except (ValueError, QuestionError):
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 50, not {value!r}") from None
+
+
 def _asking(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-k", "--top-k", type=int, dest="top_k", metavar="N", help="papers to retrieve")
+    parser.add_argument("-k", "--top-k", type=_top_k, dest="top_k", metavar="N", help="papers to retrieve (1-50)")
     parser.add_argument("--backend", choices=backend_names(),
                         help="answer backend (default: $RAG_BACKEND, else local)")
     parser.add_argument("--model", dest="llm_model", choices=list(MODELS),
@@ -263,8 +272,12 @@ COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": 
 
 
 def main(argv: list[str] | None = None) -> int:
+    from rag.bounds import TerminalSafe
+
     apply_offline_env()
     args = build_parser().parse_args(argv)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafe(sys.stdout), TerminalSafe(sys.stderr)
     try:
         return COMMANDS[args.command](args)
     except RagError as exc:
@@ -279,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: unexpected {type(exc).__name__}: {exc} (set RAG_DEBUG=1 to see the traceback)",
               file=sys.stderr)
         return 1
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import json
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,11 +72,28 @@ def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
     return files
 
 
-def _read_text(path: Path) -> str:
+@dataclass(frozen=True)
+class Limits:
+    """How large a corpus file may be on disk, and what a ``.jsonl.gz`` may unpack to (MB)."""
+
+    file_mb: float = 100  # RAG_MAX_FILE_MB
+    unpacked_mb: float = 500  # RAG_MAX_UNPACKED_MB
+
+
+def _read_text(path: Path, limits: Limits) -> str:
     try:
-        data = path.read_bytes()
+        if (size := path.stat().st_size) > limits.file_mb * 2**20:
+            raise InputError(path, f"is {size / 2**20:,.1f} MB; the limit is {limits.file_mb:,g} MB",
+                             "Split it into smaller files, or raise RAG_MAX_FILE_MB")
         if _suffix(path) == ".jsonl.gz":
-            data = gzip.decompress(data)
+            cap = int(limits.unpacked_mb * 2**20)
+            with gzip.open(path) as packed:  # read only up to the cap: a small file may unpack to gigabytes
+                data = packed.read(cap + 1)
+            if len(data) > cap:
+                raise InputError(path, f"unpacks to more than {limits.unpacked_mb:,g} MB",
+                                 "Split it into smaller files, or raise RAG_MAX_UNPACKED_MB")
+        else:
+            data = path.read_bytes()
     except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
         raise InputError(path, f"cannot read file ({exc})", "Check that it is a complete, readable file") from exc
     if b"\x00" in data[:65536]:
@@ -94,11 +111,8 @@ def _read_text(path: Path) -> str:
 def derive_title(abstract: str) -> str:
     """A readable label for a paper that has no title: the method it proposes, else its first clause."""
     text = display_text(abstract)
-    match = re.search(
-        r"\b(?:we|this (?:paper|work))\s+(?:propose|introduce|present)s?\s+(?:a |an |the )?(?P<rest>[^.;]+)",
-        text,
-        re.IGNORECASE,
-    )
+    match = re.search(r"\b(?:we|this (?:paper|work))\s+(?:propose|introduce|present)s?\s+(?:a |an |the )?"
+                      r"(?P<rest>[^.;]+)", text, re.IGNORECASE)
     if match:
         rest = match.group("rest").strip()
         # "SIGMark, a scalable …" / "Alignment-Aware Masked Learning (AML), a simple …": a capitalised
@@ -137,15 +151,14 @@ def _sidecar_match(entries: list[dict[str, Any]], abstract: str) -> dict[str, An
     return None
 
 
-def _looks_like_header(line: str) -> bool:
-    # "ICLR 2026 Papers" / "ICLR 2026 论文列表": short, and not a sentence.
+def _looks_like_header(line: str) -> bool:  # "ICLR 2026 Papers" / "ICLR 2026 论文列表": short, not a sentence
     return len(line) <= 80 and not line.rstrip().endswith(".")
 
 
-def _read_txt(path: Path) -> Iterator[Paper]:
+def _read_txt(path: Path, text: str) -> Iterator[Paper]:
     sidecar = _load_sidecar(path.parent)
     seen_content = False
-    for number, line in enumerate(_LINES.split(_read_text(path)), start=1):
+    for number, line in enumerate(_LINES.split(text), start=1):
         line = line.strip()
         if not line:
             continue
@@ -184,8 +197,8 @@ def _from_record(path: Path, line: int, record: Any) -> Paper:
     )
 
 
-def _read_jsonl(path: Path) -> Iterator[Paper]:
-    for number, line in enumerate(_LINES.split(_read_text(path)), start=1):
+def _read_jsonl(path: Path, text: str) -> Iterator[Paper]:
+    for number, line in enumerate(_LINES.split(text), start=1):
         if not line.strip():
             continue
         try:
@@ -196,8 +209,8 @@ def _read_jsonl(path: Path) -> Iterator[Paper]:
         yield _from_record(path, number, record)
 
 
-def _read_csv(path: Path) -> Iterator[Paper]:
-    reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
+def _read_csv(path: Path, text: str) -> Iterator[Paper]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     if not reader.fieldnames or not set(_ABSTRACT_FIELDS) & {f.strip().lower() for f in reader.fieldnames}:
         raise InputError(path, "CSV header has no 'abstract' column", "Name the columns title,abstract,…", line=1)
     start = reader.line_num + 1
@@ -242,8 +255,8 @@ def _make_paper(path: Path, line: int, *, abstract: str, title: Any, explicit_id
 _READERS = {".txt": _read_txt, ".jsonl": _read_jsonl, ".jsonl.gz": _read_jsonl, ".csv": _read_csv}
 
 
-def read_file(path: Path) -> list[Paper]:
-    papers = list(_READERS[_suffix(path)](path))
+def read_file(path: Path, limits: Limits = Limits()) -> list[Paper]:
+    papers = list(_READERS[_suffix(path)](path, _read_text(path, limits)))
     if not papers:
         raise InputError(path, "holds no abstracts", "Add at least one abstract or leave the file out")
     return papers
@@ -252,6 +265,8 @@ def read_file(path: Path) -> list[Paper]:
 def merge_papers(papers: Iterable[Paper]) -> CorpusReport:
     """Fold records of the same paper (same id, or same normalised abstract) into one, first one wins."""
     merged: dict[str, Paper] = {}  # text_key → paper
+    # text_key → the other records' "file:line" in order; set once at the end (linear, not a growing tuple copied)
+    also_in: dict[str, dict[str, None]] = {}
     key_of_id: dict[str, str] = {}
     report = CorpusReport(papers=[])
     for paper in papers:
@@ -264,18 +279,20 @@ def merge_papers(papers: Iterable[Paper]) -> CorpusReport:
                 report.warnings.append(
                     f"{paper.source}: id {paper.paper_id} already used by {kept.source} for a different "
                     "abstract; kept the first")
-            merged[key] = kept.merged_with(paper)
+            merged[key] = replace(kept.merged_with(replace(paper, also_in=())), also_in=())  # sources: below
+            also_in[key].update(dict.fromkeys((paper.source, *paper.also_in)))
             key_of_id.setdefault(paper.paper_id, key)
             continue
-        merged[key] = paper
+        merged[key], also_in[key] = replace(paper, also_in=()), dict.fromkeys(paper.also_in)
         key_of_id[paper.paper_id] = key
-    report.papers = list(merged.values())
+    report.papers = [replace(paper, also_in=tuple(s for s in also_in[key] if s != paper.source))
+                     for key, paper in merged.items()]
     return report
 
 
-def load_corpus(paths: Iterable[Path | str]) -> CorpusReport:
+def load_corpus(paths: Iterable[Path | str], limits: Limits = Limits()) -> CorpusReport:
     """Read every input fully (raising ``InputError`` on the first problem), then de-duplicate."""
     files = expand_paths(paths)
     if not files:
         raise InputError("(no paths)", "nothing to ingest", _SUPPORTED_HELP)
-    return merge_papers(paper for path in files for paper in read_file(path))
+    return merge_papers(paper for path in files for paper in read_file(path, limits))

@@ -93,6 +93,7 @@ class Engine:
         the time to the sources)."""
         from rag import pipeline
 
+        question, top_k = self._bounded(question, top_k)
         turn = Turn(question, history=list(history or []), carried=list(carried or []), table=list(table or []),
                     paper_ids=paper_ids,
                     compare_ids=compare_ids, rank_depth=rank_depth, rewrite=query, top_k=top_k or 0)
@@ -112,6 +113,7 @@ class Engine:
         from rag.pipeline import llm_query
 
         started = time.perf_counter()
+        question, top_k = self._bounded(question, top_k)
         backend = backend or self.settings.llm.backend
         if isinstance(backend, str):
             llm = make_backend(backend, self.settings)  # fails fast (unknown name, model not fetched)
@@ -130,6 +132,13 @@ class Engine:
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)
         yield from generate(turn, llm, backend, self.settings, self.retriever.sentences,
                             self.retriever.encoder.embed_texts)
+
+    def _bounded(self, question: object, top_k: object) -> tuple[str, int | None]:
+        """The question and ``top_k`` within bounds (``rag.bounds``), or ``QuestionError`` saying what to change."""
+        from rag.bounds import check_question, check_top_k
+
+        return (check_question(question, self.settings.retrieval.max_question_chars),
+                None if top_k is None else check_top_k(top_k))
 
     def _collection_answer(self, question: str, started: float) -> Answer | None:
         """The answer to a question about the collection as a whole ("Which areas have the most papers?"), or

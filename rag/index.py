@@ -15,7 +15,7 @@ from typing import Any
 
 from rag import persisted
 from rag.clean import search_text
-from rag.corpus import CorpusReport, load_corpus
+from rag.corpus import CorpusReport, Limits, load_corpus
 from rag.roles import rules_hash, tagged
 from rag.sentences import split_sentences
 from rag.settings import Settings
@@ -140,7 +140,7 @@ def ingest(settings: Settings, paths: list[Path | str], *, prune: bool = False, 
            progress: bool = True, store: IndexStore | None = None) -> IngestReport:
     """Add, update (and with ``prune`` remove) papers so the index holds what ``paths`` hold."""
     started = time.perf_counter()
-    corpus = load_corpus(paths)  # raises InputError before anything is touched
+    corpus = load_corpus(paths, Limits(settings.index.max_file_mb, settings.index.max_unpacked_mb))
     store = store or IndexStore(settings)
     with store.writer_lock():
         report = _apply(settings, store, corpus, prune=prune, rebuild=rebuild, progress=progress)

