@@ -44,6 +44,16 @@ def check_question(question: object, limit: int) -> str:
     return cleaned
 
 
+def top_k_arg(value: str) -> int:
+    """``-k N`` on the command line."""
+    import argparse
+
+    try:
+        return check_top_k(int(value))
+    except (ValueError, QuestionError):
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {TOP_K_MAX}, not {value!r}") from None
+
+
 def check_top_k(top_k: object) -> int:
     """``top_k`` as a number of papers from 1 to ``TOP_K_MAX``, or ``QuestionError``."""
     if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= TOP_K_MAX:

@@ -13,8 +13,10 @@ from typing import Any
 
 from rag.errors import RagError
 from rag.backends import backend_names
+from rag.bounds import top_k_arg
 from rag.models import MODELS
 from rag.settings import Settings, apply_offline_env
+from ui.users import cmd_users, users_parser
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -22,17 +24,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="index folder (default: $RAG_INDEX_DIR or vectorstore/)")
 
 
-def _top_k(value: str) -> int:
-    from rag.bounds import QuestionError, check_top_k
-
-    try:
-        return check_top_k(int(value))
-    except (ValueError, QuestionError):
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 50, not {value!r}") from None
-
-
 def _asking(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-k", "--top-k", type=_top_k, dest="top_k", metavar="N", help="papers to retrieve (1-50)")
+    parser.add_argument("-k", "--top-k", type=top_k_arg, dest="top_k", metavar="N", help="papers to retrieve (1-50)")
     parser.add_argument("--backend", choices=backend_names(),
                         help="answer backend (default: $RAG_BACKEND, else local)")
     parser.add_argument("--model", dest="llm_model", choices=list(MODELS),
@@ -112,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="default answer backend (default: $RAG_BACKEND, else local)")
     serve.add_argument("--model", dest="llm_model", choices=list(MODELS), help="local model size")
     _common(serve)
+
+    users_parser(commands)
 
     backends = commands.add_parser("backends", help="the answer backends, and whether each can run here")
     backends.add_argument("--json", action="store_true", help="print a JSON list")
@@ -267,7 +262,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench,
+COMMANDS = {"users": cmd_users, "ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench,
             "eval": cmd_eval, "models": cmd_models, "serve": cmd_serve, "backends": cmd_backends}
 
 

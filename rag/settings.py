@@ -207,6 +207,8 @@ class UISettings(_Section):
     ui_host: str = Field("127.0.0.1", description="Address the chat listens on (loopback by default)")
     ui_port: int = Field(7860, ge=1, le=65535, description="Port of the chat")
     ui_auth: str | None = Field(None, description="One user:password login (a login is required unless on loopback)")
+    ui_users: Path | None = Field(None, description="Users file for several logins, one `name:scrypt-hash` a line "
+                                  "(`rag users add NAME --file PATH`); each user sees only their own conversations")
     ui_concurrency: int = Field(4, ge=1, description="Questions answered at once (Gradio queue limit)")
     ui_history_dir: Path = Field(Path.home() / ".local" / "share" / "iclr-rag" / "conversations",
                                  description="Where chat conversations are kept across restarts")

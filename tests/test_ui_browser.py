@@ -273,3 +273,40 @@ class TestHostileMarkup:
         assert "EvilNet <img src=x onerror=alert('title')>" in page.locator("#sources").inner_text()
         page.wait_for_timeout(500)  # give any injected handler time to fire
         assert page.locator("#paper-panel script, #paper-panel img, #chat img[src='x'], #sources img").count() == 0
+
+
+def _log_in(page: Any, url: str, name: str, password: str) -> None:
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator("input[type=text], input:not([type])").first.fill(name)
+    page.locator("input[type=password]").fill(password)
+    page.get_by_role("button", name="Login").click()
+    page.locator("#question textarea").wait_for()
+    page.wait_for_function("document.querySelector('#conversation-select input')?.value?.length > 0")
+
+
+def test_two_people_logged_in_see_only_their_own_conversations(browser: Any, seed_index: Path, tmp_path: Path) -> None:
+    from ui.users import add_user, login_check
+
+    users = tmp_path / "users"
+    add_user(users, "alice", "alice-pw-1")
+    add_user(users, "bob", "bob-pw-22")
+    with running_app(seed_index, tmp_path / "history", auth=login_check(None, users), ui_users=users) as app:
+        pages = []
+        for name, password in (("alice", "alice-pw-1"), ("bob", "bob-pw-22")):
+            page = browser.new_context(viewport={"width": 1400, "height": 950}).new_page()
+            page.set_default_timeout(60_000)
+            _log_in(page, app.url, name, password)
+            pages.append(page)
+        alice, bob = pages
+        ask(alice, "What is Tactic?")
+        bob.reload(wait_until="domcontentloaded")  # a new visit: the latest conversation *of bob's* opens
+        bob.locator("#question textarea").wait_for()
+        bob.wait_for_function("document.querySelector('#conversation-select input')?.value?.length > 0")
+        assert bob.locator('[data-testid="user"]').count() == 0
+        bob.locator("#conversation-select input").click()
+        listed = bob.locator("ul[role=listbox] li").all_inner_texts()
+        assert listed and not any("Tactic" in item for item in listed)
+        alice.reload(wait_until="domcontentloaded")
+        alice.wait_for_function("document.querySelectorAll('[data-testid=\"user\"]').length == 1")
+        for page in pages:
+            page.context.close()

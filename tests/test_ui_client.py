@@ -23,11 +23,12 @@ class TestAskEndpoint:
 
     def test_follow_up_in_a_saved_conversation(self, seed_app: RunningApp) -> None:
         api = client(seed_app.url)
-        first = api.predict("What is TRIM-KV?", "0123456789abcdef", api_name="/ask")
-        second = api.predict("How is it trained?", "0123456789abcdef", api_name="/ask")
-        assert first["citations"][0]["paper_id"] == TRIM_KV
+        first = api.predict("What is TRIM-KV?", "new", api_name="/ask")
+        conversation_id = first["conversation_id"]
+        second = api.predict("How is it trained?", conversation_id, api_name="/ask")
+        assert first["citations"][0]["paper_id"] == TRIM_KV and second["conversation_id"] == conversation_id
         assert TRIM_KV in [c["paper_id"] for c in second["citations"]]
-        stored = json.loads((seed_app.history_dir / "0123456789abcdef.json").read_text(encoding="utf-8"))
+        stored = json.loads((seed_app.history_dir / f"{conversation_id}.json").read_text(encoding="utf-8"))
         assert [t["question"] for t in stored["turns"]] == ["What is TRIM-KV?", "How is it trained?"]
 
     def test_backend_and_top_k_options(self, seed_app: RunningApp) -> None:
@@ -60,7 +61,7 @@ class TestChatTurns:
         updates = list(app.turn(question, None, "extractive", 5, False, **options))
         assert "Searching the papers" in updates[0]["chat"][-1]["content"]
         assert [k for k in updates[1] if k == "sources"] and "Found" in updates[1]["chat"][-1]["content"]
-        return app.conversations.open(updates[0]["conversation"]).record.turns[-1]
+        return app.conversations().open(updates[0]["conversation"]).record.turns[-1]
 
     def test_restricted_chat_searches_only_the_picked_papers(self, seed_app: RunningApp) -> None:
         turn = self.turn(seed_app, "What is TRIM-KV?", restrict=True, picked=[TACTIC])
@@ -83,9 +84,10 @@ class TestServing:
     def test_other_hosts_refuse_to_start_without_login(self, host: str) -> None:
         from ui.app import check_serving
 
-        with pytest.raises(RagError, match="RAG_UI_AUTH=user:password"):
+        with pytest.raises(RagError, match="RAG_UI_AUTH=user:password or RAG_UI_USERS=PATH"):
             check_serving(Settings(ui_host=host))
-        assert check_serving(Settings(ui_host=host, ui_auth="ann:s3cret:x")) == ("ann", "s3cret:x")
+        check = check_serving(Settings(ui_host=host, ui_auth="ann:s3cret:x"))
+        assert check("ann", "s3cret:x") and not check("ann", "s3cret") and not check("bob", "s3cret:x")
 
     @pytest.mark.parametrize("auth", ["nopassword", ":pw", "user:"])
     def test_malformed_login_is_an_error(self, auth: str) -> None:

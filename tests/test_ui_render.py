@@ -199,9 +199,10 @@ class TestConversations:
     def test_reopened_conversation_carries_citations_for_follow_ups(self, tmp_path: Path) -> None:
         store = ConversationStore(tmp_path)
         first = Conversations(FakeEngine(), store, Catalog(FakeEngine()))
-        opened = first.open("abcdef0123456789")
+        opened = first.new()
         first.record(opened, answer(), None)
-        again = Conversations(FakeEngine(), store, Catalog(FakeEngine())).open("abcdef0123456789")  # a restart
+        again = Conversations(FakeEngine(), store, Catalog(FakeEngine())).open(opened.id)  # a restart
+        assert again.record.turns and again.id == opened.id
         last = again.session.turns[-1].answer
         assert [c.paper_id for c in last.citations] == ["qCaq3jGb0S"]
         assert last.sources[0].paper.abstract.startswith("Memory")
@@ -212,6 +213,7 @@ class TestConversations:
     def test_unknown_or_invalid_ids_open_a_new_conversation(self, tmp_path: Path) -> None:
         manager = Conversations(FakeEngine(), ConversationStore(tmp_path), Catalog(FakeEngine()))
         assert manager.open("../evil").id != "../evil" and valid_id(manager.open(None).id)
+        assert manager.open("0123456789abcdef").id != "0123456789abcdef"  # a caller cannot name a conversation
         assert not manager.known("0123456789abcdef") and manager.latest_id() is None
 
     def test_a_spelling_correction_is_said_before_the_answer_and_kept(self, tmp_path: Path) -> None:

@@ -41,26 +41,28 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_app(index_dir: Path, history_dir: Path, **settings: Any) -> Iterator[RunningApp]:
-    """``build_app`` over ``index_dir`` launched in this process (``prevent_thread_lock``), closed after."""
+def running_app(index_dir: Path, history_dir: Path, auth: Any = None, **settings: Any) -> Iterator[RunningApp]:
+    """``build_app`` over ``index_dir`` launched in this process (``prevent_thread_lock``), closed after; ``auth``:
+    Gradio's login check, if any."""
     from rag.engine import Engine
     from ui.app import build_app, launch_options
 
     engine = Engine(Settings(index_dir=index_dir, ui_history_dir=history_dir, backend="extractive", **settings))
     demo = build_app(engine)
     port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, auth=auth,
+                **launch_options())
     try:
         yield RunningApp(f"http://127.0.0.1:{port}/", engine, history_dir)
     finally:
         demo.close()
 
 
-def client(url: str) -> Any:
+def client(url: str, auth: tuple[str, str] | None = None) -> Any:
     """A gradio_client with telemetry off (it ignores GRADIO_ANALYTICS_ENABLED unless told too)."""
     from gradio_client import Client
 
-    return Client(url, analytics_enabled=False, verbose=False, download_files=False)
+    return Client(url, analytics_enabled=False, verbose=False, download_files=False, auth=auth)
 
 
 @pytest.fixture(scope="module")

@@ -4,12 +4,12 @@ saved conversations, settings and the evaluation runner, over one shared ``Engin
 No ``from __future__ import annotations`` here: ``gr.api`` reads the type hints of ``/ask`` as objects.
 """
 
-import ipaddress
 import logging
 import signal
+import threading
 import sys
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from ui import explore
 from ui.conversations import Conversations, OpenConversation, answer_message, chat_messages, source_views
 from ui.history import ConversationStore, StoredTurn, export_json, export_markdown, scratch_dir, write_atomic
 from ui.layout import PANEL_HINT, ask_ready, build_layout
+from ui.users import is_loopback, login_check, user_dir
 from ui.render import (answer_markdown, error_markdown, paper_markdown,
                        question_markdown, source_label)
 
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REDRAW_SECONDS = 0.08  # the page re-renders the whole answer per update: ~12 a second reads as live
-LOOPBACK_NAMES = {"localhost", "localhost.localdomain"}
 
 # A citation link [n] → #cite-<turn>-<n>: remember which, and press the hidden button whose event
 # opens that source (links in chat messages cannot call Python themselves).
@@ -93,16 +93,27 @@ class ChatApp:
         self.settings: Settings = engine.settings
         self.catalog = Catalog(engine)
         self.store = ConversationStore(self.settings.ui.ui_history_dir)
-        self.conversations = Conversations(engine, self.store, self.catalog)
+        self._people: dict[str, Conversations] = {"": Conversations(engine, self.store, self.catalog)}
+        self._people_lock = threading.Lock()
         self.export_dir = scratch_dir("iclr-rag-export-")
 
+    def conversations(self, request: gr.Request | None = None) -> Conversations:
+        """The conversations of whoever sent ``request``: a logged-in user's own folder, else (no login) the
+        history folder. A user can neither list, open, append to nor export another's."""
+        user = (getattr(request, "username", None) or "") if request is not None else ""
+        with self._people_lock:
+            if user not in self._people:
+                store = ConversationStore(user_dir(self.settings.ui.ui_history_dir, user))
+                self._people[user] = Conversations(self.engine, store, self.catalog)
+            return self._people[user]
+
     # -- views ------------------------------------------------------------------------------
-    def dropdown(self, current: str) -> Any:
-        saved = self.conversations.saved()
+    def dropdown(self, current: OpenConversation) -> Any:
+        saved = current.owner.saved()
         choices = [(c.label(), c.id) for c in saved]
-        if current not in {c.id for c in saved}:
-            choices.insert(0, ("New conversation", current))
-        return gr.Dropdown(choices=choices, value=current)
+        if current.id not in {c.id for c in saved}:
+            choices.insert(0, ("New conversation", current.id))
+        return gr.Dropdown(choices=choices, value=current.id)
 
     def sources_radio(self, views: list[Source], turn: int, show_scores: bool, refused: bool = False,
                       selected: int | None = None) -> Any:
@@ -122,17 +133,18 @@ class ChatApp:
         return (gr.DownloadButton(value=str(markdown_path), interactive=True),
                 gr.DownloadButton(value=str(json_path), interactive=True))
 
-    def paper_view(self, conversation_id: str | None, turn: int, rank: int, paper_id: str) -> str:
+    def paper_view(self, conversation_id: str | None, turn: int, rank: int, paper_id: str,
+                   request: gr.Request | None = None) -> str:
         paper = self.catalog.get(paper_id)
         if paper is None:
             return error_markdown(f"paper {paper_id} is not in the index any more")
-        stored = self._stored_turn(conversation_id, turn)
+        stored = self._stored_turn(conversation_id, turn, request)
         score = next((s.score for s in stored.sources if s.rank == rank), None) if stored else None
         highlights = stored.evidence_sentences.get(paper_id, []) if stored else []
         return paper_markdown(paper, rank=rank, score=score, highlights=highlights)
 
-    def _stored_turn(self, conversation_id: str | None, turn: int) -> StoredTurn | None:
-        turns = self.conversations.open(conversation_id).record.turns
+    def _stored_turn(self, conversation_id: str | None, turn: int, request: gr.Request | None) -> StoredTurn | None:
+        turns = self.conversations(request).open(conversation_id).record.turns
         return turns[turn] if 0 <= turn < len(turns) else None
 
     def show(self, conversation: OpenConversation, show_scores: bool) -> dict[str, Any]:
@@ -143,12 +155,13 @@ class ChatApp:
                  if turns else gr.Radio(choices=[], value=None, label="Sources"))
         markdown_file, json_file = self.exports(conversation)
         return {"chat": chat_messages(conversation.record), "conversation": conversation.id, "sources": radio,
-                "paper": PANEL_HINT, "selector": self.dropdown(conversation.id), "export_md": markdown_file,
+                "paper": PANEL_HINT, "selector": self.dropdown(conversation), "export_md": markdown_file,
                 "export_json": json_file} | explore.updates(conversation.record, self.catalog.by_id())
 
     # -- a turn -----------------------------------------------------------------------------
     def turn(self, question: str, conversation_id: str | None, backend: str, top_k: float, show_scores: bool,
-             restrict: bool, picked: list[str] | None, compare_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
+             restrict: bool, picked: list[str] | None, compare_ids: list[str] | None = None,
+             request: gr.Request | None = None) -> Iterator[dict[str, Any]]:
         """One question answered live: sources as soon as retrieval ends, tokens as they are written,
         then the checked answer (with its notice) replaces the streamed text and the turn is saved."""
         if not (question or "").strip():
@@ -158,7 +171,7 @@ class ChatApp:
         except QuestionError as exc:
             gr.Warning(str(exc))
             return
-        conversation = self.conversations.open(conversation_id)
+        conversation = self.conversations(request).open(conversation_id)
         if not conversation.lock.acquire(blocking=False):
             gr.Warning("Still answering the previous question in this conversation.")
             return
@@ -197,10 +210,10 @@ class ChatApp:
                         messages[-1]["content"] = answer_markdown(streamed, index, ranks)
                         yield {"chat": snapshot(messages)}
                 elif event.kind == "done" and event.answer is not None:
-                    turn = self.conversations.record(conversation, event.answer, compare_ids)
+                    turn = conversation.owner.record(conversation, event.answer, compare_ids)
                     messages[-1]["content"] = answer_message(turn, index)
                     markdown_file, json_file = self.exports(conversation)
-                    return {"chat": snapshot(messages), "selector": self.dropdown(conversation.id), "export_md": markdown_file,
+                    return {"chat": snapshot(messages), "selector": self.dropdown(conversation), "export_md": markdown_file,
                             "export_json": json_file,
                             "sources": self.sources_radio(source_views(turn), index, show_scores, turn.refused)
                             } | explore.updates(conversation.record, self.catalog.by_id())
@@ -213,20 +226,25 @@ class ChatApp:
             yield {"chat": snapshot(messages)}
 
     # -- the HTTP API ---------------------------------------------------------------------------
-    def ask_api(self, question: str, conversation_id: str = "", backend: str = "", top_k: int = 0) -> dict:
-        """Answer one question; returns the answer JSON (as `rag ask --json`) plus the supporting
-        sentences. With a conversation_id the question continues that saved conversation (follow-ups
-        work) and is saved in it; without one nothing is stored."""
+    def ask_api(self, question: str, conversation_id: str = "", backend: str = "", top_k: int = 0,
+                request: gr.Request = None) -> dict:
+        """Answer one question; returns the answer JSON (as `rag ask --json`) plus the supporting sentences.
+        conversation_id "new" starts a saved conversation (its id is in the reply); a returned id continues it
+        (follow-ups work); without one nothing is stored. Ids are the server's, and only the caller's own open;
+        top_k 0 means the default."""
         try:
             if not conversation_id:
                 answer = self.engine.ask(question, backend=backend or None, top_k=top_k or None)
                 return answer.to_json() | {"evidence_sentences": answer.evidence_sentences, "conversation_id": ""}
-            conversation = self.conversations.open(conversation_id)
+            people = self.conversations(request)
+            if conversation_id != "new" and not people.known(conversation_id):
+                raise RagError(f"no conversation {conversation_id[:40]!r} of yours; pass \"new\" to start one")
+            conversation = people.new() if conversation_id == "new" else people.open(conversation_id)
             with conversation.lock:
                 conversation.session.backend, conversation.session.top_k = backend or None, top_k or None
                 conversation.session.paper_ids = None
                 answer = conversation.session.ask(question)
-                self.conversations.record(conversation, answer, None)
+                people.record(conversation, answer, None)
             return answer.to_json() | {"evidence_sentences": answer.evidence_sentences,
                                        "conversation_id": conversation.id}
         except RagError as exc:  # the caller's mistake or a missing model: a message, not a traceback
@@ -254,31 +272,13 @@ def launch_options() -> dict[str, Any]:
             "footer_links": ["api"], "share": False, "show_error": True}
 
 
-def parse_auth(value: str | None) -> tuple[str, str] | None:
-    if not value:
-        return None
-    user, sep, password = value.partition(":")
-    if not sep or not user or not password:
-        raise RagError("RAG_UI_AUTH must be user:password (both non-empty)")
-    return user, password
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def check_serving(settings: Settings) -> tuple[str, str] | None:
-    """The login to require; refuses to listen beyond this machine without one."""
-    auth = parse_auth(settings.ui.ui_auth)
-    if auth is None and not is_loopback(settings.ui.ui_host):
+def check_serving(settings: Settings) -> Callable[[str, str], bool] | None:
+    """The login check to require (``ui.users``); refuses to listen beyond this machine without one."""
+    check = login_check(settings.ui.ui_auth, settings.ui.ui_users)
+    if check is None and not is_loopback(settings.ui.ui_host):
         raise RagError(f"refusing to serve on {settings.ui.ui_host} without a login: anyone on the network could "
-                       "use it. Set RAG_UI_AUTH=user:password, or listen on 127.0.0.1")
-    return auth
+                       "use it. Set RAG_UI_AUTH=user:password or RAG_UI_USERS=PATH, or listen on 127.0.0.1")
+    return check
 
 
 def _exit_on_sigterm(*_: Any) -> None:

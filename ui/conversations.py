@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 class OpenConversation:
     record: Conversation
     session: ChatSession
+    owner: Conversations  # whose it is: where it is saved and listed
     lock: threading.Lock = field(default_factory=threading.Lock)  # one question at a time per conversation
 
     @property
@@ -43,7 +44,8 @@ class Conversations:
         self._lock = threading.Lock()
 
     def open(self, conversation_id: str | None) -> OpenConversation:
-        """The conversation with this id: in memory, else from disk, else a new empty one."""
+        """The conversation with this id: in memory, else from disk, else a new empty one (with an id the server
+        makes: a caller cannot pick the name of a conversation)."""
         with self._lock:
             if conversation_id in self._open:
                 self._open.move_to_end(conversation_id)
@@ -51,15 +53,15 @@ class Conversations:
             if valid_id(conversation_id) and self.store.exists(conversation_id):
                 record = self.store.load(conversation_id)
             else:
-                record = Conversation(id=conversation_id if valid_id(conversation_id) else new_conversation_id())
-            return self._remember(OpenConversation(record, self._session_for(record)))
+                record = Conversation(id=new_conversation_id())
+            return self._remember(OpenConversation(record, self._session_for(record), self))
 
     def known(self, conversation_id: str | None) -> bool:
         """Whether the id names a conversation in memory or on disk."""
         return conversation_id in self._open or (valid_id(conversation_id) and self.store.exists(conversation_id))
 
     def new(self) -> OpenConversation:
-        return self.open(new_conversation_id())
+        return self.open(None)
 
     def latest_id(self) -> str | None:
         saved = self.store.conversations()

@@ -57,12 +57,12 @@ def wire(app: Any, c: dict[str, Any], turn: Callable[..., Any], asking: list[Any
     events = [c[name].click(lambda label: label, c[name], c["question"], api_visibility="private").then(
         turn, asking, outputs, api_visibility="private") for name in SUGGESTIONS]
 
-    def last_turn(conversation_id: str | None) -> StoredTurn | None:
-        turns = app.conversations.open(conversation_id).record.turns
+    def last_turn(conversation_id: str | None, request: gr.Request) -> StoredTurn | None:
+        turns = app.conversations(request).open(conversation_id).record.turns
         return turns[-1] if turns else None
 
-    def narrow(conversation_id: str | None, event: gr.SelectData) -> tuple[Any, Any]:
-        last = last_turn(conversation_id)
+    def narrow(conversation_id: str | None, event: gr.SelectData, request: gr.Request) -> tuple[Any, Any]:
+        last = last_turn(conversation_id, request)
         if last is None or last.chart is None:
             return gr.skip(), gr.skip()
         index = int(event.index)
@@ -70,15 +70,15 @@ def wire(app: Any, c: dict[str, Any], turn: Callable[..., Any], asking: list[Any
         return (chart_html(last.chart, selected=index),
                 gr.Radio(choices=choices, value=None, label=heading, visible=bool(choices)))
 
-    def open_paper(paper_id: str | None, conversation_id: str | None) -> Any:
+    def open_paper(paper_id: str | None, conversation_id: str | None, request: gr.Request) -> Any:
         paper = app.catalog.get(paper_id) if paper_id else None
         if paper is None:
             return gr.skip()
-        last = last_turn(conversation_id)
+        last = last_turn(conversation_id, request)
         source = next((s for s in last.sources if s.paper_id == paper_id), None) if last else None
         if source is not None:  # one of the answer's examples: with its number and quoted sentence
-            turns = app.conversations.open(conversation_id).record.turns
-            return app.paper_view(conversation_id, len(turns) - 1, source.rank, paper_id)
+            turns = app.conversations(request).open(conversation_id).record.turns
+            return app.paper_view(conversation_id, len(turns) - 1, source.rank, paper_id, request)
         return paper_markdown(paper)
 
     c["chart"].select(narrow, [c["conversation"]], [c["chart"], c["chart_papers"]], api_visibility="private")

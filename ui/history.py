@@ -152,7 +152,9 @@ class ConversationStore:
     def save(self, conversation: Conversation) -> Path:
         """Write to a temporary file beside the target, then rename: a reader never sees half a file."""
         target = self.path(conversation.id)
-        write_atomic(target, json.dumps(conversation.to_json(), ensure_ascii=False, indent=1) + "\n")
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.root, 0o700)  # one person's questions: only they (the server's user) read them
+        write_atomic(target, json.dumps(conversation.to_json(), ensure_ascii=False, indent=1) + "\n", mode=0o600)
         return target
 
     def load(self, conversation_id: str) -> Conversation:

@@ -34,15 +34,16 @@ TURN = SHOWN + ("question",)
 
 
 def _keyed(components: dict[str, Any], names: tuple[str, ...], fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn`` returning (or yielding) ``{name: value}`` as a Gradio handler over ``components[names]``."""
+    """``fn`` returning (or yielding) ``{name: value}`` as a Gradio handler over ``components[names]``; ``fn`` gets
+    the request (Gradio fills a leading ``gr.Request`` parameter: whose conversations these are) as ``request=``."""
     if inspect.isgeneratorfunction(fn):
-        def stream(*args: Any) -> Any:
-            for update in fn(*args):
+        def stream(request: gr.Request, *args: Any) -> Any:
+            for update in fn(*args, request=request):
                 yield {components[k]: v for k, v in update.items() if k in names}
         return stream
 
-    def call(*args: Any) -> Any:
-        return {components[k]: v for k, v in fn(*args).items() if k in names}
+    def call(request: gr.Request, *args: Any) -> Any:
+        return {components[k]: v for k, v in fn(*args, request=request).items() if k in names}
     return call
 
 
@@ -134,20 +135,20 @@ def _wire_chat(app: Any, c: dict[str, Any]) -> None:
         turn, asking, _outputs(c, TURN), api_visibility="private")
     c["answering"] = [asked, picked, *explore.wire(app, c, turn, asking, _outputs(c, TURN))]
 
-    def open_source(value: str | None, conversation_id: str | None) -> str:
+    def open_source(value: str | None, conversation_id: str | None, request: gr.Request) -> str:
         if not value:
             return gr.skip()
         turn_index, rank, paper_id = value.split(":", 2)
-        return app.paper_view(conversation_id, int(turn_index), int(rank), paper_id)
+        return app.paper_view(conversation_id, int(turn_index), int(rank), paper_id, request)
 
     c["sources"].input(open_source, [c["sources"], c["conversation"]], c["paper"], api_visibility="private")
 
-    def open_citation(key: str, conversation_id: str | None, show_scores: bool) -> tuple[Any, Any]:
+    def open_citation(key: str, conversation_id: str | None, show_scores: bool, request: gr.Request) -> tuple[Any, Any]:
         try:
             turn_index, rank = (int(part) for part in (key or "").split("-"))
         except ValueError:
             return gr.skip(), gr.skip()
-        turns = app.conversations.open(conversation_id).record.turns
+        turns = app.conversations(request).open(conversation_id).record.turns
         if not 0 <= turn_index < len(turns):
             return gr.skip(), gr.skip()
         views = source_views(turns[turn_index])
@@ -155,14 +156,14 @@ def _wire_chat(app: Any, c: dict[str, Any]) -> None:
         if view is None:
             return gr.skip(), gr.skip()
         return (app.sources_radio(views, turn_index, show_scores, turns[turn_index].refused, selected=rank),
-                app.paper_view(conversation_id, turn_index, rank, view.paper_id))
+                app.paper_view(conversation_id, turn_index, rank, view.paper_id, request))
 
     c["cite_open"].click(open_citation, [c["cite_key"], c["conversation"], c["show_scores"]], [c["sources"], c["paper"]],
                          js="(key, conversation, scores) => [window.__ragCite || key, conversation, scores]",
                          api_visibility="private")
 
-    def rescore(conversation_id: str | None, show_scores: bool) -> Any:
-        turns = app.conversations.open(conversation_id).record.turns
+    def rescore(conversation_id: str | None, show_scores: bool, request: gr.Request) -> Any:
+        turns = app.conversations(request).open(conversation_id).record.turns
         if not turns:
             return gr.skip()
         return app.sources_radio(source_views(turns[-1]), len(turns) - 1, show_scores, turns[-1].refused)
@@ -173,22 +174,24 @@ def _wire_chat(app: Any, c: dict[str, Any]) -> None:
 def _wire_conversations(demo: gr.Blocks, app: Any, c: dict[str, Any]) -> None:
     shown = _outputs(c, SHOWN)
 
-    def on_load(conversation_id: str | None, show_scores: bool) -> dict[str, Any]:
-        if not (valid_id(conversation_id) and app.conversations.known(conversation_id)):
-            conversation_id = app.conversations.latest_id()
-        return app.show(app.conversations.open(conversation_id), show_scores)
+    def on_load(conversation_id: str | None, show_scores: bool, request: gr.Request) -> dict[str, Any]:
+        people = app.conversations(request)  # this browser's last conversation, if it is this user's
+        if not (valid_id(conversation_id) and people.known(conversation_id)):
+            conversation_id = people.latest_id()
+        return app.show(people.open(conversation_id), show_scores)
 
-    def switch(conversation_id: str | None, show_scores: bool) -> dict[str, Any]:
-        return app.show(app.conversations.open(conversation_id), show_scores)
+    def switch(conversation_id: str | None, show_scores: bool, request: gr.Request) -> dict[str, Any]:
+        return app.show(app.conversations(request).open(conversation_id), show_scores)
 
-    def new(show_scores: bool) -> dict[str, Any]:
-        return app.show(app.conversations.new(), show_scores)
+    def new(show_scores: bool, request: gr.Request) -> dict[str, Any]:
+        return app.show(app.conversations(request).new(), show_scores)
 
-    def delete(conversation_id: str | None, show_scores: bool) -> dict[str, Any]:
+    def delete(conversation_id: str | None, show_scores: bool, request: gr.Request) -> dict[str, Any]:
+        people = app.conversations(request)
         if conversation_id:
-            app.conversations.delete(conversation_id)
-        latest = app.conversations.latest_id()
-        return app.show(app.conversations.open(latest) if latest else app.conversations.new(), show_scores)
+            people.delete(conversation_id)
+        latest = people.latest_id()
+        return app.show(people.open(latest) if latest else people.new(), show_scores)
 
     demo.load(_keyed(c, SHOWN, on_load), [c["conversation"], c["show_scores"]], shown,
                          api_visibility="private")
@@ -220,9 +223,10 @@ def _wire_papers(app: Any, c: dict[str, Any]) -> None:
             raise gr.Error("Pick at least two papers to compare.")
         return gr.Tabs(selected="chat")
 
-    def compare(conversation_id: str | None, backend: str, top_k: float, show_scores: bool, picked: list[str]) -> Any:
+    def compare(conversation_id: str | None, backend: str, top_k: float, show_scores: bool, picked: list[str],
+                request: gr.Request) -> Any:
         yield from app.turn(_compare_question(app.catalog, picked), conversation_id, backend, top_k, show_scores,
-                            False, None, compare_ids=list(picked))
+                            False, None, compare_ids=list(picked), request=request)
 
     compared = c["compare"].click(check, [c["picked"]], c["tabs"], api_visibility="private").success(
         _keyed(c, TURN, compare), [c["conversation"], c["backend"], c["top_k"], c["show_scores"], c["picked"]],
