@@ -21,6 +21,7 @@ from typing import Any
 
 from rag.clean import content_hash, display_text, normalise
 from rag.errors import InputError
+from rag.injection import injected
 from rag.types import Paper
 
 SUPPORTED_SUFFIXES = (".txt", ".jsonl", ".jsonl.gz", ".csv")
@@ -175,11 +176,7 @@ def _read_txt(path: Path, text: str) -> Iterator[Paper]:
 
 
 def _first(record: dict[str, Any], names: tuple[str, ...]) -> Any:
-    for name in names:
-        value = record.get(name)
-        if value not in (None, ""):
-            return value
-    return None
+    return next((record[name] for name in names if record.get(name) not in (None, "")), None)
 
 
 def _from_record(path: Path, line: int, record: Any) -> Paper:
@@ -295,4 +292,6 @@ def load_corpus(paths: Iterable[Path | str], limits: Limits = Limits()) -> Corpu
     files = expand_paths(paths)
     if not files:
         raise InputError("(no paths)", "nothing to ingest", _SUPPORTED_HELP)
-    return merge_papers(paper for path in files for paper in read_file(path, limits))
+    report = merge_papers(paper for path in files for paper in read_file(path, limits))
+    report.warnings += injected(report.papers)
+    return report

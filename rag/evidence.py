@@ -40,8 +40,8 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
     evidence = []
     for hit in hits:
-        rows = sentences.rows_of.get(hit.paper.paper_id, [])
-        paper_cosines = cosines[hit.paper.paper_id] if cosines is not None else (
+        rows = [row for row in sentences.rows_of.get(hit.paper.paper_id, []) if sentences.quotable(row)]
+        paper_cosines = [cosines[row] for row in rows] if cosines is not None else (
             sentences.vectors[rows] @ vector if rows else [])
         scored = []
         defined = acronym_words(hit.paper.acronyms) if wanted else {}
@@ -65,12 +65,11 @@ def _with_parts(words: set[str]) -> set[str]:
     return words | {part for word in words if "-" in word for part in word.split("-") if len(part) > 2}
 
 
-def _multilingual_cosines(question: str, hits: list[Hit], sentences: SentenceIndex) -> dict[str, Any]:
+def _multilingual_cosines(question: str, hits: list[Hit], sentences: SentenceIndex) -> dict[int, float]:
+    """Each quotable sentence row of the hits → its e5 cosine to the question."""
     from rag.multilingual import embed_passages, embed_query
 
     query = embed_query(question)
-    rows = {h.paper.paper_id: sentences.rows_of.get(h.paper.paper_id, []) for h in hits}
-    flat = [row for paper_rows in rows.values() for row in paper_rows]
+    flat = [row for h in hits for row in sentences.rows_of.get(h.paper.paper_id, []) if sentences.quotable(row)]
     vectors = embed_passages([sentences.texts[row] for row in flat])
-    cosines = dict(zip(flat, vectors @ query))
-    return {paper_id: [cosines[row] for row in paper_rows] for paper_id, paper_rows in rows.items()}
+    return dict(zip(flat, (float(c) for c in vectors @ query)))

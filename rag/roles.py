@@ -14,6 +14,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Protocol
 
+from rag.injection import addresses_model
+
 
 class Role(str, Enum):
     BACKGROUND = "background"
@@ -21,6 +23,7 @@ class Role(str, Enum):
     METHOD = "method"
     RESULT = "result"
     OTHER = "other"
+    INSTRUCTION = "instruction"  # addresses a language model (``rag.injection``): never quoted
 
 
 class Aspect(str, Enum):
@@ -90,6 +93,8 @@ def role(text: str, position: int, name: str = "") -> Role:
     …", "D2F equips …") is method; another finding is a result; a limitation is a problem; an opening sentence
     that is none of those, before the paper speaks in the first person, is background; the rest is method (past
     the opening, a sentence without a cue mostly goes on describing it)."""
+    if addresses_model(text):
+        return Role.INSTRUCTION
     named = (bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None) or bool(
         _ITS_OWN.match(_ADDING.sub("", text)) or _THIS_ONE.search(text))
     if releases(text):  # "Code is available at …", "We will release …": says where, not what
@@ -127,7 +132,8 @@ def role_of(sentence: _Sentence, name: str = "") -> Role:
 
 # Which rules wrote a stored role: after any edit of this module the stored roles are stale (worked out at question
 # time until the next `rag ingest` stores them again).
-RULES = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+RULES = hashlib.sha256(b"".join(p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("injection.py")))
+                       ).hexdigest()[:16]
 
 
 def rules_hash() -> str:

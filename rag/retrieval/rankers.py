@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rag.injection import addresses_model
 from rag.roles import Role, stored_role
 from rag.settings import RetrievalSettings
 from rag.tokens import keyword_query, lexical_text
@@ -196,6 +197,12 @@ class SentenceIndex:
 
     def role(self, row: int) -> Role | None:
         return self.roles[row] if row < len(self.roles) else None
+
+    def quotable(self, row: int) -> bool:
+        """Not a sentence addressing a language model (``rag.injection``): by its stored role, else checked now.
+        Only quotable sentences are evidence, LLM input, or support for what an LLM writes."""
+        stored = self.role(row)
+        return stored is not Role.INSTRUCTION if stored is not None else not addresses_model(self.texts[row])
 
     @classmethod
     def load(cls, store: IndexStore, kind: str = "sentences", generation: int | None = None) -> SentenceIndex:
