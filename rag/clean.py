@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 from rag.bounds import without_controls
 
@@ -91,6 +92,7 @@ def _clean_math(body: str) -> str:
     return body.strip()
 
 
+@lru_cache(maxsize=4096)  # a record repeated across files (or 200k times in one) is cleaned once
 def display_text(raw: str) -> str:
     """Readable form of an abstract or title: no LaTeX or Markdown markup, whitespace collapsed."""
     text = without_controls(unicodedata.normalize("NFC", raw), keep="\r")  # no escape codes from an abstract

@@ -145,6 +145,12 @@ class Paper:
             also_in=tuple(meta.get("also_in") or ()),
         )
 
+    def gains_from(self, other: Paper) -> bool:
+        """``merged_with(other)`` would fill a field of this record (its ``also_in`` aside)."""
+        return (self.title_derived and not other.title_derived) or any(
+            not getattr(self, name) and getattr(other, name) for name in ("openreview_id", "url", "venue", "area",
+                                                                          "keywords"))
+
     def merged_with(self, other: Paper) -> Paper:
         """This record, with fields it lacks filled from ``other`` (the same abstract elsewhere)."""
         also_in = tuple(dict.fromkeys((*self.also_in, other.source, *other.also_in)))
