@@ -37,8 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     ingest = commands.add_parser("ingest", help="add abstract files to the index (incremental)")
-    ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+    ingest.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help=".txt / .jsonl / .jsonl.gz / .csv files or folders")
+    ingest.add_argument("--status", action="store_true", help="what the index holds, what an interrupted ingest left")
     ingest.add_argument("--prune", action="store_true", help="remove indexed papers not in PATHs")
     ingest.add_argument("--rebuild", action="store_true", help="re-embed everything (after a settings change)")
     ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -59,8 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("file", type=Path, metavar="FILE")
     evaluate.add_argument("--out", type=Path, metavar="DIR", help="write report.md, plot.png, results.json here")
     evaluate.add_argument("--retrieval-only", action="store_true", help="skip answer generation")
-    evaluate.add_argument("--all-dialogues", action="store_true",
-                          help="run every dialogue, not only those written for this index's corpus")
+    evaluate.add_argument("--all-dialogues", action="store_true", help="run every dialogue, not only this corpus's")
     evaluate.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _asking(evaluate)
     _common(evaluate)
@@ -101,8 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="start the browser chat (Gradio) on 127.0.0.1")
     serve.add_argument("--host", dest="ui_host", metavar="ADDR", help="listen address (default 127.0.0.1)")
     serve.add_argument("--port", dest="ui_port", type=int, metavar="N", help="port (default 7860)")
-    serve.add_argument("--backend", choices=backend_names(),
-                       help="default answer backend (default: $RAG_BACKEND, else local)")
+    serve.add_argument("--backend", choices=backend_names(), help="default answer backend ($RAG_BACKEND, else local)")
     serve.add_argument("--model", dest="llm_model", choices=list(MODELS), help="local model size")
     _common(serve)
 
@@ -129,8 +128,20 @@ def _engine(args: argparse.Namespace):
     return Engine(settings)
 
 
+def _ensure_index(engine: Any, progress: bool) -> None:
+    """The seeds indexed when there is no index yet (said on stderr)."""
+    if (built := engine.ensure_index(progress=progress)) is not None:
+        print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     engine = _engine(args)
+    if args.status:  # no PATH and no --status: load_corpus says "nothing to ingest"
+        from rag.tidy import status, status_text
+
+        found = status(engine.store)
+        print(json.dumps(found) if args.json else status_text(found))
+        return 0
     report = engine.ingest(args.paths, prune=args.prune, rebuild=args.rebuild,
                            progress=not (args.quiet or args.json))
     for warning in report.warnings:
@@ -141,9 +152,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    built = engine.ensure_index(progress=not args.json)
-    if built is not None:
-        print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
+    _ensure_index(engine, progress=not args.json)
     if args.json:
         print(json.dumps(engine.ask(args.question, top_k=args.top_k).to_json(), ensure_ascii=False))
     else:
@@ -168,9 +177,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from rag.chat import ChatSession, run_chat
 
     engine = _engine(args)
-    built = engine.ensure_index(progress=not args.json)
-    if built is not None:
-        print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
+    _ensure_index(engine, progress=not args.json)
     run_chat(ChatSession(engine, top_k=args.top_k), args.script, as_json=args.json)
     return 0
 
@@ -180,9 +187,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     engine = _engine(args)
     engine.settings = engine.settings.with_overrides(ui_host=args.ui_host, ui_port=args.ui_port)
-    built = engine.ensure_index()
-    if built is not None:
-        print(f"built the index from {engine.settings.index.seeds_dir}: {built.summary()}", file=sys.stderr)
+    _ensure_index(engine, progress=True)
     serve(engine)
     return 0
 
@@ -262,8 +267,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"users": cmd_users, "ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench,
-            "eval": cmd_eval, "models": cmd_models, "serve": cmd_serve, "backends": cmd_backends}
+COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "papers": cmd_papers, "chat": cmd_chat, "bench": cmd_bench,
+            "eval": cmd_eval, "models": cmd_models, "serve": cmd_serve, "backends": cmd_backends, "users": cmd_users}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,19 +7,19 @@ its stored vectors; only new or changed text is embedded.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rag import persisted
-from rag.clean import search_text
 from rag.corpus import CorpusReport, Limits, load_corpus
+from rag.embed_cache import EmbedCache
 from rag.roles import rules_hash, tagged
-from rag.sentences import split_sentences
+from rag.rows import Row, current_titles, embed_nodes, sentence_rows, title_rows
 from rag.settings import Settings
 from rag.store import KINDS, IndexStore, StoredPaper, build_info
+from rag.tidy import tidy
 from rag.types import Paper
 
 # Embedded text: "Title\n\nchunk". Other metadata stays out of the vectors and of BM25.
@@ -80,42 +80,6 @@ def chunk_papers(papers: list[Paper], settings: Settings) -> list[Any]:
             node.text_template = "{metadata_str}\n\n{content}"
             nodes.append(node)
     return nodes
-
-
-def _embed_texts(texts: list[str], settings: Settings, progress: bool, unit: str) -> list[list[float]]:
-    from tqdm import tqdm
-
-    from rag.embedding import load_embedder
-
-    embedder = load_embedder(settings)
-    # Similar lengths batched together waste less padding (sentence-transformers sorts only within a call).
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    vectors: list[list[float]] = [[] for _ in texts]
-    step = settings.index.embed_batch_size * 4
-    with tqdm(total=len(texts), unit=unit, desc=f"embedding {unit}s", disable=not progress, file=sys.stderr) as bar:
-        for start in range(0, len(order), step):
-            batch = order[start:start + step]
-            for i, vector in zip(batch, embedder.get_text_embedding_batch([texts[i] for i in batch])):
-                vectors[i] = vector
-            bar.update(len(batch))
-    return vectors
-
-
-def _embed(nodes: list[Any], settings: Settings, progress: bool) -> None:
-    from llama_index.core.schema import MetadataMode
-
-    texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
-    for node, vector in zip(nodes, _embed_texts(texts, settings, progress, "chunk")):
-        node.embedding = vector
-
-
-def _sentence_rows(papers: list[Paper], settings: Settings, progress: bool) -> list[tuple[str, list[float], str, dict]]:
-    """Every sentence of every paper, embedded on its own: the evidence a sentence-level answer can quote."""
-    rows = [(f"{p.paper_id}#s{i}", sentence, tagged({"paper_id": p.paper_id, "position": i,
-                                                      "embed_hash": p.embed_hash}, sentence, p.short_name))
-            for p in papers for i, sentence in enumerate(split_sentences(p.text))]
-    vectors = _embed_texts([search_text(r[1]) for r in rows], settings, progress, "sentence")
-    return [(row_id, vector, text, meta) for (row_id, text, meta), vector in zip(rows, vectors)]
 
 
 def _resolve(incoming: list[Paper], stored: dict[str, StoredPaper]) -> list[tuple[Paper, StoredPaper | None]]:
@@ -192,66 +156,37 @@ def _apply(settings: Settings, store: IndexStore, corpus: CorpusReport, *, prune
     report.total_papers = len(final)
     complete = manifest is not None and all(store.has_kind(kind) for kind in KINDS)
     # Read once: whether anything is to do, and which multilingual rows the new generation can copy.
-    titles = _current_titles(store, final) if manifest is not None and not rebuild else {}
+    titles = current_titles(store, final) if manifest is not None and not rebuild else {}
     if (complete and not rebuild and not (report.added or report.updated or report.removed)
             and len(titles) == len(final) and manifest.get("role_rules") == rules_hash()):
         # Nothing to embed; an index from before the derived files (or with stale BM25) gains them here.
         persisted.ensure(store, settings)
+        _tidy(store)
         return report
 
-    info = build_info(settings)
+    info, cache = build_info(settings), EmbedCache.for_store(store)
     store.drop_orphans()
     generation, collections = store.new_generation(info)
     try:
-        _write_generation(store, settings, collections, final, to_embed, report, progress, titles)
+        _write_generation(store, settings, collections, final, to_embed, report, progress, titles, cache)
         persisted.write(store, generation, settings)  # before going live: a reader never finds them missing
         store.go_live(generation, info, len(final))
-    except BaseException:  # includes KeyboardInterrupt: the live index must stay as it was
+    except BaseException:  # includes KeyboardInterrupt: the live index stays as it was; the cache keeps the vectors
         store.abandon(generation)
+        _tidy(store)
         raise
+    cache.clear()  # Chroma holds the vectors now
+    _tidy(store)
     return report
 
 
-def multilingual_text(paper: Paper) -> str:
-    """What multilingual-e5 reads of a paper for non-English questions: its title and the abstract's first
-    sentence, which mostly says what the paper does in the words a question uses.
-
-    e5 embeds ~36 titles/s here, ~14 title + first sentence, ~7 with two sentences: whole abstracts are out
-    of reach at ingest (the few retrieved papers' sentences are embedded when asked). On 30 blind dev Chinese
-    questions (seeds + 4,302 corpus, no LLM) title + first sentence took hit@5 from 0.667 to 0.767 and
-    hit@1 from 0.433 to 0.667 over the title alone; fusing both was no better on them."""
-    first = split_sentences(paper.text)[:1]
-    if not first or paper.title_derived:  # a derived title is the first sentence already
-        return paper.display_title
-    return f"{paper.display_title}. {search_text(first[0])}"
+def _tidy(store: IndexStore) -> None:
+    """Remove what Chroma leaves of deleted collections (``rag.tidy``); embedded indexes only."""
+    if store.files_root is not None:
+        tidy(store.settings.index.index_dir)
 
 
-def _title_rows(papers: list[Paper], progress: bool) -> list[tuple[str, list[float], str, dict]]:
-    from tqdm import tqdm
-
-    from rag.multilingual import embed_passages
-
-    texts = [multilingual_text(p) for p in papers]
-    vectors = []
-    with tqdm(total=len(papers), unit="paper", desc="embedding titles and first sentences (multilingual)",
-              disable=not progress or not papers, file=sys.stderr) as bar:
-        for start in range(0, len(texts), 64):
-            batch = texts[start:start + 64]
-            vectors.extend(embed_passages(batch))
-            bar.update(len(batch))
-    return [(f"{p.paper_id}#t", vector.tolist(), text, {"paper_id": p.paper_id, "position": 0})
-            for p, text, vector in zip(papers, texts, vectors)]
-
-
-def _current_titles(store: IndexStore, papers: list[Paper]) -> dict[str, list[tuple[str, list[float], str, dict]]]:
-    """The stored multilingual rows still valid for these papers: same paper, same text embedded (an index
-    from before first sentences were added, or before title vectors existed, has none)."""
-    wanted = {p.paper_id: multilingual_text(p) for p in papers}
-    return {pid: rows for pid, rows in store.rows_by_paper("titles", set(wanted)).items()
-            if rows[0][2] == wanted[pid]}
-
-
-def _copy_rows(store: IndexStore, collection: Any, rows: list[tuple[str, list[float], str, dict]]) -> None:
+def _copy_rows(store: IndexStore, collection: Any, rows: list[Row]) -> None:
     if rows:
         ids, embeddings, documents, metadatas = (list(col) for col in zip(*rows))
         store.add_rows(collection, ids, embeddings, documents, metadatas)
@@ -259,7 +194,7 @@ def _copy_rows(store: IndexStore, collection: Any, rows: list[tuple[str, list[fl
 
 def _write_generation(store: IndexStore, settings: Settings, collections: dict[str, Any], final: list[Paper],
                       to_embed: list[Paper], report: IngestReport, progress: bool,
-                      current_titles: dict[str, list[tuple[str, list[float], str, dict]]]) -> None:
+                      reusable_titles: dict[str, list[Row]], cache: EmbedCache) -> None:
     from llama_index.vector_stores.chroma import ChromaVectorStore
 
     keep_ids = {p.paper_id for p in final} - {p.paper_id for p in to_embed}
@@ -274,20 +209,20 @@ def _write_generation(store: IndexStore, settings: Settings, collections: dict[s
 
     nodes = chunk_papers(to_embed, settings) if to_embed else []
     if nodes:
-        _embed(nodes, settings, progress)
+        embed_nodes(nodes, settings, progress, cache)
         vector_store = ChromaVectorStore(chroma_collection=collections["chunks"])
         for start in range(0, len(nodes), store.batch_size):  # ChromaVectorStore.add does not split
             vector_store.add(nodes[start:start + store.batch_size])
     for node in nodes:
         vectors.setdefault(node.metadata["paper_id"], []).append(node.embedding)
-    sentences = _sentence_rows(to_embed, settings, progress) if to_embed else []
+    sentences = sentence_rows(to_embed, settings, progress, cache) if to_embed else []
     _copy_rows(store, collections["sentences"], sentences)
     # Multilingual vectors are copied or computed per paper, so an index from before they existed (or
     # before they read the first sentence) gains them.
-    titles = {pid: rows for pid, rows in current_titles.items() if pid in keep_ids}
+    titles = {pid: rows for pid, rows in reusable_titles.items() if pid in keep_ids}
     _copy_rows(store, collections["titles"], [row for rows in titles.values() for row in rows])
-    _copy_rows(store, collections["titles"], _title_rows([p for p in final if p.paper_id not in titles],
-                                                                   progress))
+    _copy_rows(store, collections["titles"],
+               title_rows([p for p in final if p.paper_id not in titles], progress, cache))
     report.embedded_papers, report.embedded_chunks, report.embedded_sentences = len(to_embed), len(nodes), len(sentences)
 
     store.add_rows(

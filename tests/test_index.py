@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rag import index as index_module
+from rag.rows import multilingual_text
 from rag.errors import IndexMismatchError, InputError
 from rag.index import ingest
 from rag.settings import Settings
@@ -74,7 +75,7 @@ class TestIncremental:
         rows = store.collection("titles").get(include=["documents", "metadatas", "embeddings"])
         texts = {m["paper_id"]: d for d, m in zip(rows["documents"], rows["metadatas"])}
         paper = next(p for p in papers.values() if not p.title_derived)
-        assert texts[paper.paper_id] == index_module.multilingual_text(paper)
+        assert texts[paper.paper_id] == multilingual_text(paper)
         assert texts[paper.paper_id].startswith(f"{paper.display_title}. ") and len(texts[paper.paper_id]) > len(
             paper.display_title) + 20
         # An index from before: title-only rows. The next ingest embeds them again, though no paper changed.
@@ -85,7 +86,7 @@ class TestIncremental:
         ingest(settings, [SEEDS], progress=False)
         assert store.live_generation() == generation + 1
         rows = store.collection("titles").get(include=["documents", "metadatas"])
-        assert all(d == index_module.multilingual_text(papers[m["paper_id"]])
+        assert all(d == multilingual_text(papers[m["paper_id"]])
                    for d, m in zip(rows["documents"], rows["metadatas"]))
         ingest(settings, [SEEDS], progress=False)
         assert store.live_generation() == generation + 1  # current rows: nothing to do
@@ -137,7 +138,7 @@ class TestAllOrNothing:
         def interrupted(*args: object, **kwargs: object) -> None:
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(index_module, "_embed", interrupted)
+        monkeypatch.setattr(index_module, "embed_nodes", interrupted)
         extra = write_jsonl(tmp_path / "extra.jsonl", [NEW_PAPER])
         with pytest.raises(KeyboardInterrupt):
             ingest(settings, [SEEDS, extra], progress=False)
