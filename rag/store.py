@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import IndexMismatchError, IndexMissingError, RagError
+from rag.lease import LEASE_SUFFIX, server_lease
 from rag.roles import rules_hash
 from rag.settings import Settings, apply_offline_env
 from rag.types import Paper
@@ -64,8 +65,10 @@ def open_client(settings: Settings):
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
     if settings.index.chroma_host:
         try:
+            token = settings.index.chroma_token
             return chromadb.HttpClient(host=settings.index.chroma_host, port=settings.index.chroma_port,
-                                       settings=chroma_settings)
+                                       ssl=settings.index.chroma_ssl, settings=chroma_settings,
+                                       headers={"Authorization": f"Bearer {token}"} if token else None)
         except Exception as exc:  # connection refused, wrong port, not a Chroma server
             raise RagError(f"cannot reach the Chroma server at {settings.index.chroma_host}:{settings.index.chroma_port} "
                            f"({exc}); start it (`chroma run --path DIR --port {settings.index.chroma_port}`) "
@@ -128,10 +131,19 @@ class IndexStore:
 
     # -- reading -----------------------------------------------------------------------------
     def manifest(self) -> dict[str, Any] | None:
+        """The live generation's record; None when there is no index. A Chroma server that stopped answering is an
+        error that says so (it was "no index here, run rag ingest")."""
+        from chromadb.errors import NotFoundError
+
         try:
             return dict(self.client.get_collection(self._manifest_name).metadata or {})
-        except Exception:  # chromadb raises NotFoundError / ValueError depending on version
+        except (NotFoundError, ValueError):  # no manifest: no index yet
             return None
+        except Exception as exc:
+            if not self.settings.index.chroma_host:
+                return None
+            raise RagError(f"lost the Chroma server at {self.location} ({type(exc).__name__}: {exc}); check that it is "
+                           "running (`chroma run …`) and ask again") from exc
 
     def require_manifest(self) -> dict[str, Any]:
         manifest = self.manifest()
@@ -200,9 +212,11 @@ class IndexStore:
     # -- writing -----------------------------------------------------------------------------
     @contextmanager
     def writer_lock(self) -> Iterator[None]:
-        """One ingest at a time per index folder (a second one fails at once with a clear message)."""
-        if self.settings.index.chroma_host:  # a server index has no local folder to lock
-            yield
+        """One ingest at a time per index folder, or per Chroma server and prefix (a lease held in the server,
+        ``rag.lease``); a second one fails at once with a clear message."""
+        if self.settings.index.chroma_host:
+            with server_lease(self.client, self.prefix, self.location):
+                yield
             return
         import fcntl
 
@@ -222,7 +236,8 @@ class IndexStore:
         keep = {self._name(k, live) for k in KINDS} if live is not None else set()
         for collection in self.client.list_collections():
             name = collection if isinstance(collection, str) else collection.name
-            if name.startswith(f"{self.prefix}-") and name != self._manifest_name and name not in keep:
+            if (name.startswith(f"{self.prefix}-") and name != self._manifest_name and name not in keep
+                    and LEASE_SUFFIX not in name):  # the writer's lease is no generation
                 self.client.delete_collection(name)
         root = self.files_root
         if root is not None and root.is_dir():
