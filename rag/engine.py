@@ -91,15 +91,24 @@ class Engine:
         follow-up (else a deterministic one is made);
         ``started``: when the question arrived, if an LLM rewrite or translation came first (it counts in
         the time to the sources)."""
+        from chromadb.errors import NotFoundError
+
         from rag import pipeline
 
         question, top_k = self._bounded(question, top_k)
-        turn = Turn(question, history=list(history or []), carried=list(carried or []), table=list(table or []),
-                    paper_ids=paper_ids,
-                    compare_ids=compare_ids, rank_depth=rank_depth, rewrite=query, top_k=top_k or 0)
-        if started is not None:
-            turn.started = started
-        return pipeline.prepare(turn, self.retriever, self.settings)
+        for attempt in (1, 2):
+            turn = Turn(question, history=list(history or []), carried=list(carried or []), table=list(table or []),
+                        paper_ids=paper_ids,
+                        compare_ids=compare_ids, rank_depth=rank_depth, rewrite=query, top_k=top_k or 0)
+            if started is not None:
+                turn.started = started
+            try:
+                return pipeline.prepare(turn, self.retriever, self.settings)
+            except NotFoundError:  # an ingest went live mid-question and removed the generation it read
+                if attempt == 2:
+                    raise
+                self._retriever = None  # the next attempt reads the new live generation
+        raise AssertionError("unreachable")
 
     def stream(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
                backend: str | LLMBackend | None = None, rank_depth: int = 0, carried: list[str] | None = None,
