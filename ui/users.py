@@ -78,7 +78,8 @@ def add_user(path: Path, name: str, password: str) -> bool:
     from ui.history import write_atomic
 
     if not NAME.match(name):
-        raise RagError(f"user name {name!r}: use 1-64 letters, digits, '.', '_' or '-' (starting with one of the first two)")
+        raise RagError(f"user name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
+                       "starting with a letter or digit")
     if len(password) < 8:
         raise RagError("the password must have at least 8 characters")
     users = read_users(path) if Path(path).is_file() and Path(path).read_text(encoding="utf-8").strip() else {}
