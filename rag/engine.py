@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rag.errors import IndexMissingError
 from rag.settings import Settings, apply_offline_env
@@ -96,19 +96,20 @@ class Engine:
         from rag import pipeline
 
         question, top_k = self._bounded(question, top_k)
-        for attempt in (1, 2):
+
+        def once() -> Turn:
             turn = Turn(question, history=list(history or []), carried=list(carried or []), table=list(table or []),
                         paper_ids=paper_ids,
                         compare_ids=compare_ids, rank_depth=rank_depth, rewrite=query, top_k=top_k or 0)
             if started is not None:
                 turn.started = started
-            try:
-                return pipeline.prepare(turn, self.retriever, self.settings)
-            except NotFoundError:  # an ingest went live mid-question and removed the generation it read
-                if attempt == 2:
-                    raise
-                self._retriever = None  # the next attempt reads the new live generation
-        raise AssertionError("unreachable")
+            return pipeline.prepare(turn, self.retriever, self.settings)
+
+        try:
+            return once()
+        except NotFoundError:  # an ingest went live mid-question and removed the generation it read:
+            self._retriever = None  # once more, on the new live generation
+            return once()
 
     def stream(self, question: str, *, history: list[str] | None = None, top_k: int | None = None,
                backend: str | LLMBackend | None = None, rank_depth: int = 0, carried: list[str] | None = None,

@@ -8,7 +8,7 @@ model blurs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rag.coref import acronym_words, implied_words
 from rag.settings import AnswerSettings

@@ -63,6 +63,8 @@ def test_several_users_in_rag_ui_auth_is_an_error_not_one_odd_password() -> None
     with pytest.raises(RagError, match="RAG_UI_USERS"):
         parse_auth("alice:pw1,bob:pw2")
     assert parse_auth("ann:s3cret:x") == ("ann", "s3cret:x")
+    check = login_check("ann:pässwört", None)
+    assert check("ann", "pässwört") and not check("ann", "passwort") and not check("ann", "p\udcffss")
 
 
 def test_each_user_sees_only_their_own_conversations(seed_index: Path, tmp_path: Path) -> None:

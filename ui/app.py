@@ -10,7 +10,6 @@ import threading
 import sys
 import time
 from collections.abc import Callable, Generator, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import gradio as gr
@@ -25,9 +24,9 @@ from ui import explore
 from ui.conversations import Conversations, OpenConversation, answer_message, chat_messages, source_views
 from ui.history import ConversationStore, StoredTurn, export_json, export_markdown, scratch_dir, write_atomic
 from ui.layout import PANEL_HINT, ask_ready, build_layout
-from ui.users import is_loopback, login_check, user_dir
 from ui.render import (answer_markdown, error_markdown, paper_markdown,
                        question_markdown, source_label)
+from ui.users import is_loopback, login_check, user_dir
 
 if TYPE_CHECKING:
     from rag.engine import Engine

@@ -96,9 +96,11 @@ def parse_auth(value: str | None) -> tuple[str, str] | None:
     user, sep, password = value.partition(":")
     if not sep or not user or not password:
         raise RagError("RAG_UI_AUTH must be user:password (both non-empty)")
-    if re.search(r",\s*[\w.-]+:", password) or not NAME.match(user):
+    if re.search(r",\s*[\w.-]+:", password):
         raise RagError("RAG_UI_AUTH holds one user:password; for several people use a users file "
                        "(RAG_UI_USERS=PATH, filled by `rag users add NAME --file PATH`)")
+    if not NAME.match(user):
+        raise RagError(f"RAG_UI_AUTH user {user!r}: use letters, digits, '.', '_' or '-' (its folder is named by it)")
     return user, password
 
 
@@ -110,7 +112,8 @@ def login_check(auth: str | None, users_file: Path | None) -> Callable[[str, str
         return None
 
     def check(name: str, password: str) -> bool:
-        if single is not None and hmac.compare_digest(f"{name}:{password}", f"{single[0]}:{single[1]}"):
+        given, wanted = (f"{a}:{b}".encode("utf-8", "surrogatepass") for a, b in ((name, password), single or ("", "")))
+        if single is not None and hmac.compare_digest(given, wanted):  # bytes: str must be ASCII there
             return True
         stored = users.get(name)
         return stored is not None and verify_password(password, stored)

@@ -9,7 +9,6 @@ reported for the configuration train chose.
 from __future__ import annotations
 
 import csv
-import gzip
 import itertools
 import json
 import statistics
