@@ -40,7 +40,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
     evidence = []
     for hit in hits:
-        rows = [row for row in sentences.rows_of.get(hit.paper.paper_id, []) if sentences.quotable(row)]
+        rows = sentences.quotable_rows(hit.paper.paper_id)
         paper_cosines = [cosines[row] for row in rows] if cosines is not None else (
             sentences.vectors[rows] @ vector if rows else [])
         scored = []
@@ -70,6 +70,6 @@ def _multilingual_cosines(question: str, hits: list[Hit], sentences: SentenceInd
     from rag.multilingual import embed_passages, embed_query
 
     query = embed_query(question)
-    flat = [row for h in hits for row in sentences.rows_of.get(h.paper.paper_id, []) if sentences.quotable(row)]
+    flat = [row for h in hits for row in sentences.quotable_rows(h.paper.paper_id)]
     vectors = embed_passages([sentences.texts[row] for row in flat])
     return dict(zip(flat, (float(c) for c in vectors @ query)))

@@ -143,7 +143,7 @@ def _model_part(turn: Turn, llm: LLMBackend, backend: str, settings: Settings, c
 
 def _abstracts(turn: Turn, sentences: SentenceIndex) -> list[str]:
     return [sentences.texts[row] for _, e in turn.decision.chosen
-            for row in sentences.rows_of.get(e.hit.paper.paper_id, []) if sentences.quotable(row)]
+            for row in sentences.quotable_rows(e.hit.paper.paper_id)]
 
 
 def _composed(turn: Turn, checked: CheckedStream, fallback: Answer, settings: Settings) -> Answer:

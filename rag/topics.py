@@ -217,8 +217,7 @@ def keyword_counts(papers: Sequence[Paper], members: Sequence[int]) -> list[tupl
 
 def method_sentence(index: SentenceIndex, paper_id: str) -> str | None:
     """The abstract's first sentence saying what the paper does ("We propose …"), else its first sentence."""
-    texts = [index.texts[r] for r in sorted(index.rows_of.get(paper_id, []), key=lambda r: index.positions[r])
-             if index.quotable(r)]
+    texts = [index.texts[r] for r in sorted(index.quotable_rows(paper_id), key=lambda r: index.positions[r])]
     return next((t for t in texts if _METHOD.search(t)), texts[0] if texts else None)
 
 

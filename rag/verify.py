@@ -118,8 +118,7 @@ def check_citations(answer: str, question: str, numbered: list[tuple[int, Eviden
     counted = [len(p.split()) >= _MIN_WORDS and _bare(p) not in titles for p in plain]
     vectors = embed([p for p, ok in zip(plain, counted) if ok]) if any(counted) else []
     numbers = [n for n, _ in numbered]
-    source_rows = [[r for r in sentences.rows_of.get(e.hit.paper.paper_id, []) if sentences.quotable(r)]
-                   for _, e in numbered]
+    source_rows = [sentences.quotable_rows(e.hit.paper.paper_id) for _, e in numbered]
     source_text = [f"{e.hit.paper.title} {' '.join(sentences.texts[r] for r in rows)}".lower()
                    for (_, e), rows in zip(numbered, source_rows)]
     source_words = [stems(content_words(t)) for t in source_text]

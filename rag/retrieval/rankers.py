@@ -204,6 +204,10 @@ class SentenceIndex:
         stored = self.role(row)
         return stored is not Role.INSTRUCTION if stored is not None else not addresses_model(self.texts[row])
 
+    def quotable_rows(self, paper_id: str) -> list[int]:
+        """The paper's rows (stored order) that may be quoted, shown to an LLM or support a claim."""
+        return [row for row in self.rows_of.get(paper_id, []) if self.quotable(row)]
+
     @classmethod
     def load(cls, store: IndexStore, kind: str = "sentences", generation: int | None = None) -> SentenceIndex:
         """Read from Chroma (the live generation, or ``generation``): every row, in stored order."""
