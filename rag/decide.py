@@ -39,14 +39,16 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         cut = max(rules.min_list_evidence, rules.list_relative_cut * top)
         if shape.multilingual:  # e5 similarities crowd: compare distances from where they do
             cut = rules.e5_crowd + rules.list_relative_cut * (top - rules.e5_crowd)
-        # The first retrieved papers are listed when they clear the list floor, though another paper's sentence
-        # echoes the question more closely: the relative cut alone dropped the second of two fitting papers.
-        # (Not with e5's crowded scores, where the list floor says nothing.)
+        # The first retrieved papers are listed when they clear the evidence floor and the relative cut, though the
+        # list floor is higher: sentences of a broad topic fit loosely ("Which papers are about faster
+        # generation?": fused retrieval ranked the right three first, each best sentence under the list floor).
+        # (Not with e5's crowded scores, where the floor says nothing.)
         ranks = 0 if shape.multilingual else rules.list_top_ranks
         # A paper holding a name the question asks about ("Which papers work with TikZ code?") is listed whenever
         # it has a quotable sentence.
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
-            n <= ranks and e.best_score >= rules.min_list_evidence) or (
+            n <= ranks and (e.best_score >= rules.min_list_evidence or not name_found and e.best_score >= max(
+                rules.min_evidence, rules.list_relative_cut * top))) or (
             e.names_found and e.best_score >= rules.min_sentence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself
             chosen = [max(numbered, key=lambda item: item[1].best_score)]

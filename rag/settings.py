@@ -149,7 +149,7 @@ class DecisionSettings(_Section):
     max_answer_papers: int = Field(3, ge=1, description="Papers quoted in an extractive answer")
     max_list_papers: int = Field(10, ge=1, description="Most papers a list answer returns")
     list_top_ranks: int = Field(3, ge=0, description="A list keeps the first this many retrieved papers whose best "
-                                "sentence reaches min_list_evidence, below the relative cut too")
+                                "sentence reaches min_list_evidence (below the relative cut too) or min_evidence and the relative cut")
     sentences_per_paper: int = Field(2, ge=1, description="Sentences quoted per paper in a one-paper answer")
     unknown_word_min_papers: int = Field(ge=0, description="From this index size, a question word no abstract "
                                          "contains is a typo or a refusal (absence means little in a small "

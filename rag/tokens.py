@@ -22,7 +22,9 @@ QUESTION_WORDS = frozenset(
     "our that the their them there these they this to was we what when where which who whom whose why "
     "will with you your about any all also between both compare compared describe explain find show "
     "tell than into using used use paper papers work works study studies propose proposed proposes "
-    "problem problems solve solves address addresses tackle approach method methods".split())
+    "problem problems solve solves address addresses tackle approach method methods "
+    "whats hows whos wheres whys "  # chat spelling of "what's"
+    "here other others else besides".split())  # "Which other papers here …": where and which, not what about
 # The frame of a question asking for several papers ("Which papers …", "Are there any works on …"): it says
 # what is wanted, not what about. Embedded with the question, it pulls the dense rankings towards
 # abstracts that talk about "papers" and "works"; the dense rankings and the evidence stage embed the
@@ -31,8 +33,11 @@ QUESTION_WORDS = frozenset(
 _FRAME = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:\w+\s+)?(?:papers|works|studies|articles|methods)"
     r"|are\s+there\s+(?:any\s+)?(?:\w+\s+)?(?:papers|works|studies|articles|methods)"
+    r"|is\s+there\s+(?:a|any)\s+(?:paper|work|study|article)|any(?:thing|\s+papers?|\s+work)"
     r"|(?:do|does)\s+any\s+(?:papers|works)|(?:list|find|show\s+me)\s+(?:\w+\s+)?(?:papers|works))"
-    r"(?:\s+(?:that|which|who|where|on|about|for))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
+    # "Which other papers here …", "anything in this collection on …": where to look is not the topic
+    r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
+    r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
 
 

@@ -53,9 +53,17 @@ def test_a_list_keeps_papers_above_its_relative_cut_only() -> None:
 
 
 def test_a_list_with_no_paper_above_its_cut_is_refused_not_empty() -> None:
-    evidence = [_evidence("a", 0.40), _evidence("b", 0.41)]  # above the evidence floor, under the list floor
+    # Ranked below the first papers, above the evidence floor, under the list floor: not listed; nothing is.
+    evidence = [_evidence("a", 0.30), _evidence("b", 0.31), _evidence("c", 0.33), _evidence("d", 0.41)]
     decision = decide(QuestionShape("list"), evidence, Settings().decision)
     assert decision.refused and not decision.chosen
+
+
+def test_a_broad_list_keeps_its_first_papers_under_the_list_floor() -> None:
+    # "Which papers are about faster generation?": broad topics fit each sentence loosely; the first retrieved
+    # papers clear the evidence floor (0.35) and the relative cut, not the list floor (0.45).
+    evidence = [_evidence("a", 0.40), _evidence("b", 0.41), _evidence("c", 0.33), _evidence("d", 0.40)]
+    assert _chosen(evidence, "list") == ["a", "b"]  # "c": under the evidence floor; "d": not among the first three
 
 
 def test_a_chinese_list_measures_its_cut_from_where_e5_scores_crowd() -> None:

@@ -126,8 +126,17 @@ class NameIndex:
             tokens = self.bm25.tokens(name)
             whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
             if tokens and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts):
-                missing.append(name)
+                if not self._in_longer_acronym(name):
+                    missing.append(name)
         return missing
+
+    def _in_longer_acronym(self, name: str) -> bool:
+        """"LMs" where the abstracts write "sLMs" or "LLMs": a short acronym (two to four capitals, perhaps plural) is
+        the tail of a longer one, a kind of the same thing, so the question is not about something unknown."""
+        if not re.fullmatch(r"[A-Z]{2,4}s?", name):
+            return False
+        longer = re.compile(rf"\b[A-Za-z]{{1,2}}{name}\b")  # as written: "films" does not hold "LMs"
+        return any(longer.search(f"{p.title} {p.abstract}") for p in self.papers.values())
 
     def unknown_words(self, query: str) -> list[str]:
         """The question's topic words (``monsoon``) that no indexed paper contains, even stemmed."""
