@@ -5,8 +5,8 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 
 from __future__ import annotations
 
-from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, NEAR_MISS, NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL,
-                         REFUSAL_MISSING_NAMES, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE)
+from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, NEAR_MISS, NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL,
+                         REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.roles import Aspect, aspect
@@ -18,6 +18,8 @@ def sources_for(evidence: list[Evidence]) -> list[Source]:
 
 
 def refusal_text(decision: Decision) -> str:
+    if decision.reason:
+        return decision.reason
     if decision.missing_names:
         return REFUSAL_MISSING_NAMES.format(names=", ".join(f"“{n}”" for n in decision.missing_names))
     if decision.unknown_words:
@@ -30,11 +32,25 @@ def near_miss_lead(decision: Decision) -> str:
     indexed abstract mentions “speech” together with “watermarking”; here is the closest paper."."""
     if decision.refused or not decision.missing:
         return ""
+    return NEAR_MISS.format(missing=_missing(decision),
+                            closest=NEAR_MISS_MANY if len(decision.chosen) > 1 else NEAR_MISS_ONE)
+
+
+def no_paper_reason(decision: Decision) -> str:
+    """"Is there a paper here on audio generation?" when none is: "No: no indexed abstract mentions “audio” together
+    with “generation”. The closest is SIGMark (…)." (the closest papers named, for the user to ask about)."""
+    names = [f"{e.hit.paper.short_name}" + (f" (“{e.hit.paper.display_title}”)"
+                                            if e.hit.paper.short_name != e.hit.paper.display_title else "")
+             for _, e in decision.chosen[:3]]
+    closest = f"is {names[0]}" if len(names) == 1 else f"are {', '.join(names[:-1])} and {names[-1]}"
+    return REFUSAL_NO_PAPER.format(missing=_missing(decision), closest=closest)
+
+
+def _missing(decision: Decision) -> str:
     by_head: dict[str, list[str]] = {}
     for m in decision.missing:
         by_head.setdefault(m.qualifies, []).append(f"“{m.words}”")
-    missing = ", or ".join(f"{' or '.join(words)} together with “{head}”" for head, words in by_head.items())
-    return NEAR_MISS.format(missing=missing, closest=NEAR_MISS_MANY if len(decision.chosen) > 1 else NEAR_MISS_ONE)
+    return ", or ".join(f"{' or '.join(words)} together with “{head}”" for head, words in by_head.items())
 
 
 def spelling_note(corrections: dict[str, str]) -> str:
@@ -59,8 +75,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                  for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
     per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
-    if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
-        wanted = Aspect.WHICH  # "Which papers …?", "Contrast the top two": each paper's approach leads
+    if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted in (Aspect.ANY, Aspect.METHOD)):
+        wanted = Aspect.WHICH  # "Which papers …?", "How is Tactic's approach different?": what each proposes leads
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
                                                                                           Aspect.WHY)
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
@@ -69,15 +85,40 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.LIST:
         text = "\n".join(f"- {_said(p)}" for p in plans)
+    elif kind is QuestionKind.COMPARISON and len(plans) == 2:
+        text = comparison_text(plans)
     else:
         text = "\n\n".join(_said(p) for p in plans)
     return _answer(question, text, plans, sources)
 
 
-def _said(plan: PaperPlan, quotes: int | None = None) -> str:
-    """The paper's quotes (the first ``quotes`` of them), each cited; led by the paper's name unless its first quote
-    names it."""
-    shown = plan.quotes[:quotes]
+def comparison_text(plans: list[PaperPlan]) -> str:
+    """Two papers compared: the difference first, each paper's leading sentence set against the other's ("TRIM-KV
+    … [1] By contrast, Tactic … [2]"), then what else each says."""
+    first, second = (_named_quote(p) for p in plans)
+    rest = [_said(p, start=1) for p in plans if len(p.quotes) > 1]
+    contrast = COMPARISON_CONTRAST[second.lower().startswith("by ")]  # not "By contrast, by setting …"
+    return "\n\n".join([f"{first} [{plans[0].n}] {contrast} {_lower(second)} [{plans[1].n}]", *rest])
+
+
+def _named_quote(plan: PaperPlan) -> str:
+    """The plan's first quote, saying which paper it is about ("In RCPU, the authors …") unless it names it."""
+    text = plan.quotes[0].text
+    return text if plan.name.lower() in text.lower() else f"In {plan.name}, {_lower(text)}"
+
+
+def _lower(text: str) -> str:
+    """A sentence set after a comma: its first word lower-cased unless it is a name ("The authors" → "the authors")."""
+    return text[:1].lower() + text[1:] if text.split(" ", 1)[0] in _COMMON_OPENERS else text
+
+
+_COMMON_OPENERS = frozenset("The They Their This These Those It Its In By To A An On For With Each Both".split())
+
+
+def _said(plan: PaperPlan, quotes: int | None = None, start: int = 0) -> str:
+    """The paper's quotes (from ``start``, the first ``quotes`` of them), each cited; led by the paper's name unless
+    its first quote names it."""
+    shown = plan.quotes[start:quotes]
     said = " ".join(f"{q.text} [{plan.n}]" for q in shown)
     return said if plan.name.lower() in shown[0].text.lower() else f"**{plan.name}**: {said}"
 

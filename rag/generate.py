@@ -90,7 +90,8 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
         answer.evidence_sentences = _quoted(turn, [c.n for c in answer.citations], settings)
     answer = _with_table(answer, turn, settings)
     if lead:
-        answer.text, answer.missing = f"{lead}\n\n{answer.text}", [m.words for m in decision.missing]
+        answer.text = f"{lead}\n\n{answer.text}"
+    answer.missing = [m.words for m in decision.missing]  # also of a "No: …" to "Is there a paper on …?"
     written = "".join(streamed)
     if answer.text.startswith(written) and len(answer.text) > len(written):  # the rest: evidence, table
         yield show(answer.text[len(written):])

@@ -74,6 +74,8 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     qualifiers: dict[int, int] = {}  # a missing word's place → the place of the held word it qualifies
     for i in (i for i in range(len(tokens)) if missing(i)):
         place = _anchor(i, cased, tokens, held)
+        if place is None and i >= 2 and tokens[i - 1] in ("or", "and") and i - 2 in qualifiers:
+            place = qualifiers[i - 2]  # "watermarking audio or speech": both qualify "watermarking"
         if place is not None and not _together(tokens[i], tokens[place], bm25):
             qualifiers[i] = place
     found: list[Missing] = []
@@ -103,13 +105,21 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
     before_held = i + 1 < len(tokens) and held(i + 1) and _nounish(tokens[i + 1])
     if before_held:  # a modifier of a held noun ("speech watermarking"); "DiT image generators" is not one
         return i + 1 if nominal else None
-    if nominal and noun and i > 0 and held(i - 1) and _modifies(tokens[i - 1]):
+    # "watermarking audio?", "watermark audio": an adjective that ends the phrase after a verb stands for a noun
+    # (the lexicon has "audio" only as an adjective); a comparative ("… research easier?") is no such thing
+    head = noun or (i > 0 and _takes_object(tokens[i - 1]) and not word.endswith(("er", "est")) and (
+        i + 1 == len(tokens) or tokens[i + 1] in _asking() or not _nounish(tokens[i + 1])))
+    if nominal and head and i > 0 and held(i - 1) and _modifies(tokens[i - 1]):
         return i - 1
     link = next((j for j in range(i - 1, max(-1, i - 4), -1) if tokens[j] in _LINKS), None)
     if link is not None and noun:
         return next((j for j in range(link - 1, max(-1, link - 1 - _REACH), -1)
                      if held(j) and _nounish(tokens[j])), None)
     return None
+
+
+def _takes_object(word: str) -> bool:
+    return word.endswith("ing") or "VERB" in _readings(word)
 
 
 def _modifies(word: str) -> bool:

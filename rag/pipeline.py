@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.errors import RagError
 from rag.followup import refers_back, standalone_query
 from rag.multilingual import needs_multilingual
@@ -79,6 +80,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         _answer_from_table(turn, reference.choice, retriever)
     elif turn.follow_up and turn.shape.kind is not QuestionKind.COMPARISON and wants_comparison(turn.question):
         _compare_with_new(turn, turn.carried, retriever)
+    elif turn.carried and history and turn.shape.kind is QuestionKind.SINGLE and bare_comparison(turn.question):
+        _compare_with_new(turn, turn.carried[:1], retriever)  # "How does ShapeGen4D compare?": with the last paper
     turn.top_k = turn.top_k or settings.retrieval.top_k
     if turn.shape.kind is QuestionKind.LIST:  # as many papers as pass the relevance cut, not a fixed k
         turn.top_k = max(turn.top_k, rules.max_list_papers)
@@ -96,7 +99,7 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
     elif (wants_comparison(turn.question) and retriever.names.names_elsewhere(turn.question, turn.on_table)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
-    elif wants_comparison(turn.question) and len(turn.on_table) >= 2:
+    elif (wants_comparison(turn.question) or bare_comparison(turn.question)) and len(turn.on_table) >= 2:
         turn.compare_ids = list(turn.on_table)
     elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
@@ -143,6 +146,11 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
             turn.query, depth, vector=turn.vector, only=only), turn.top_k)
     if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
+    elif turn.shape.kind is QuestionKind.LIST and turn.table and wants_others(turn.question):
+        from rag.references import last_answered  # "Which other papers …": not the ones just discussed
+
+        last = last_answered(turn.table)
+        turn.ranked = [h for h in turn.ranked if last is None or h.paper.paper_id not in last.listed]
 
 
 def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -> list[Hit]:
@@ -191,6 +199,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
         specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific)
+        if turn.shape.kind is not QuestionKind.CHOICE and not turn.decision.refused:
+            _unless_unstated(turn)
     else:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
@@ -201,7 +211,29 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
             turn.decision.missing = missing_qualifiers(apply_corrections(turn.said, turn.corrections),
                                                        [e.hit.paper for _, e in turn.decision.chosen], retriever.bm25)
+            if turn.decision.missing and asks_existence(turn.question):  # "Is there a paper here on …?": no
+                from rag.answer import no_paper_reason
+
+                turn.decision.refused, turn.decision.reason = True, no_paper_reason(turn.decision)
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
+
+
+def _unless_unstated(turn: Turn) -> None:
+    """A question about papers on the table that asks for a thing none of their abstracts mentions ("Which GPU did
+    they use?"): refused, saying so, rather than answered with their nearest sentences."""
+    from rag import prompts
+    from rag.asks import asked_thing, unstated
+
+    papers = [e.hit.paper for _, e in turn.decision.chosen]
+    missing = unstated(asked_thing(turn.question), [f"{p.title} {p.search_text}" for p in papers])
+    if papers and missing:
+        names = [p.short_name for p in papers]
+        many = len(names) > 1
+        turn.decision.refused, turn.decision.chosen = True, []
+        turn.decision.reason = prompts.REFUSAL_NOT_STATED.format(
+            abstracts="abstracts" if many else "abstract", verb="do" if many else "does",
+            papers=" and ".join([", ".join(names[:-1]), names[-1]] if many else names),
+            things=" or ".join(f"“{w}”" for w in missing), them="them" if many else "it")
 
 
 def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:

@@ -10,6 +10,7 @@ follow in the abstract's own order. Every shown sentence is made to stand on its
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rag.coref import spell_out
@@ -26,6 +27,7 @@ CUE_BONUS = 0.06
 # "Which datasets?" is answered by the sentence naming them, not by one that says "datasets"; "Why …?" by the one
 # saying what the authors found, not by one restating the question: their cues count more.
 STRONG_CUE_BONUS = 0.15
+_LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
 # the lead's fit
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
@@ -60,7 +62,8 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
     elif its_role in roles:
         score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
     cue = ASPECT_CUES.get(wanted)
-    if cue is not None and its_role is not Role.BACKGROUND and cue.search(sentence.text):
+    # (Not in a link: "…/anonymous-llm-pruning-D884/" names no model.)
+    if cue is not None and its_role is not Role.BACKGROUND and cue.search(_LINK.sub("", sentence.text)):
         score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY) else CUE_BONUS
     if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER:
         score -= BACKGROUND_PENALTY

@@ -7,6 +7,10 @@ REFUSAL_MISSING_NAMES = "I could not find {names} in the indexed ICLR 2026 abstr
 # When the question uses a topic word that no abstract of a large index contains ("monsoon").
 REFUSAL_UNKNOWN_WORDS = ("None of the indexed ICLR 2026 abstracts mentions {words}, so I cannot answer that "
                          "(check the spelling, or try another word).")
+# A question about papers on the table asks for a thing their abstracts never mention ("Which GPU did they use?").
+REFUSAL_NOT_STATED = "The {abstracts} of {papers} {verb} not mention {things}, so I cannot answer that from {them}."
+# "Is there a paper here on audio generation?" when no abstract holds "audio" with "generation".
+REFUSAL_NO_PAPER = "No: no indexed abstract mentions {missing}. The closest {closest}."
 # When a question word no abstract contains was read as the corpus word it almost spells (a typo).
 SPELLING_NOTE = "No indexed abstract contains {typo}, so I searched for {word} instead."
 # When an LLM answer could not be checked against the sources well enough.
@@ -56,6 +60,7 @@ TRANSLATE_EXAMPLES = (
 # A choice among papers already on the table ("Which of them needs less memory?"), composed from evidence.
 CHOICE_PICK = "The abstracts point to **{name}** [{n}]: {quote}"
 CHOICE_OTHER = "By contrast, {says}"
+COMPARISON_CONTRAST = ("By contrast,", "In contrast,")  # the second when the sentence begins "By …"
 CHOICE_UNSETTLED = "The abstracts do not settle this; here is what each one says:"
 # A near-miss (``rag.nearmiss``): said before the answer from the closest papers.
 NEAR_MISS = "No indexed abstract mentions {missing}; here {closest}."

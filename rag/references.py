@@ -40,7 +40,8 @@ _SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|meth
                        r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b", re.IGNORECASE)
 # "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …"
 # (a new list question).
-_CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
+_CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*|(?:of|between|among)\s+(?:the|these|"
+                     r"those|them|both)\b[^,?]{0,20},?\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
                      r"(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
                      r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
                      r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
@@ -113,7 +114,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if ordinal := _ordinal(asked, ordered if enumerated or len(ordered) > len(listed) else listed):
         return Reference(ReferenceKind.ORDINAL, ordinal, question, choice)
     plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
-    if plural or asks_choice:  # "the two" after a turn about one paper: the papers of the turns before it too
+    # "their main finding" after a turn about one paper: its authors, not that paper and the one before it.
+    weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
+    if (plural and not weak) or asks_choice:  # "the two" after a turn about one paper: the turns before it too
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = _recent(table, count)[:count] if counted else _recent(table, 2)
@@ -121,9 +124,12 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     named = _named(asked, table, title_words)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it.
-        weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
-        if not (wants_comparison(asked) or _COMPARATIVE.search(asked)):  # "the biology one, what does it target?"
+        from rag.asks import bare_comparison
+
+        if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
+            pointed = [pid for pid in last.listed if pid not in named][:1]
+        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)):  # "the biology one, what does it target?"
             pointed = []
         papers = list(dict.fromkeys([*pointed, *named]))
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
@@ -161,7 +167,7 @@ GENERIC_WORDS = frozenset("many much model models dataset datasets data method m
                      "limitations contribution contributions idea ideas work".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
-                                "reported reach reaches achieve achieves".split())
+                                "reported reach reaches achieve achieves headline".split())
 
 
 REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "

@@ -188,8 +188,10 @@ _ASPECTS = (
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
                                r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|obtain|report|get|score))"
                                r"\b", re.I)),
-    (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason)",
-                            re.I)),
+    # "What is their main finding?": what the authors found, as a "why" question's answer is.
+    (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason|"
+                            r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
+                            r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
     (Aspect.PROBLEM, re.compile(r"\b(?:what\s+(?:problem|issue|limitation|challenge|gap)s?|motivat\w*|"
                                 r"(?:problem|issue|limitation|challenge|gap)s?\s+(?:does|do|did)\b)", re.I)),
     (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
@@ -231,6 +233,6 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
                               r"components?|insights?|steps?)|(?:two|three)\s+(?:stages?|steps?|components?|modules?)|"
                               r"first\s+\w+s?\b.*\bthen)\b|\(1\)|\(i\)", re.I),
     Aspect.WHY: re.compile(r"\b(?:because|due\s+to|rel(?:y|ies)|caused\s+by|explain\w*|findings?|stem\w*|"
-                           r"attribut\w*|(?:we|analysis|theory|experiments)\s+(?:\w+\s+){0,2}(?:find|show|reveal)s?"
+                           r"attribut\w*|(?:we|analysis|theory|experiments)\s+(?:\w+\s+){0,2}(?:find|show|reveal|demonstrate)s?"
                            r"\s+that)\b", re.I),
 }

@@ -66,7 +66,6 @@ class EvidenceSentence:
 @dataclass
 class Evidence:
     """What one retrieved paper can support: its sentences ranked by relevance to the question."""
-
     hit: Hit
     sentences: list[EvidenceSentence]
     names_found: list[str] = field(default_factory=list)  # names from the question the paper contains
@@ -87,6 +86,7 @@ class Decision:
     unknown_words: list[str] = field(default_factory=list)  # topic words no abstract of a large index has
     pick: int | None = None  # a choice: the source number the evidence decides for (None: not settled)
     missing: list[Missing] = field(default_factory=list)  # the question's qualifiers no chosen paper holds
+    reason: str = ""  # a refusal's own wording, when it can say what is not there ("… does not mention “GPU”")
 
 
 @dataclass

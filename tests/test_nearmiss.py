@@ -47,6 +47,14 @@ def test_a_qualifier_no_chosen_paper_holds_is_missing(bm25, question, chosen, wo
     assert missing_qualifiers(question, [chosen], bm25) == [Missing(words, qualifies)]
 
 
+def test_an_object_the_lexicon_knows_only_as_an_adjective_and_its_coordinate_are_missing(bm25):
+    # "audio" is an adjective to the lexicon; after a verb, ending the phrase, it is the thing watermarked.
+    assert missing_qualifiers("How can I watermark audio?", [VIDEO_MARK], bm25) == [Missing("audio", "watermark")]
+    assert missing_qualifiers("Is there a paper on watermarking audio or speech?", [VIDEO_MARK], bm25) == [
+        Missing("audio", "watermarking"), Missing("speech", "watermarking")]
+    assert missing_qualifiers("Is there a reward model to make operations research easier?", [PRM], bm25) == []
+
+
 @pytest.mark.parametrize("question, chosen", [
     ("How does the retention gate pick which tokens to keep?", KV),  # a verb that asks along
     ("How much memory does it take to compress the KV cache?", KV),  # asks for a figure
@@ -103,3 +111,11 @@ def test_with_an_llm_the_lead_comes_first_and_what_streamed_is_the_answer(engine
     answer = events[-1].answer
     assert tokens[0].startswith("No indexed abstract mentions “speech”") and "".join(tokens) == answer.text
     assert answer.missing == ["speech"]
+
+
+def test_a_no_that_says_what_is_missing_counts_as_saying_it_a_plain_refusal_does_not():
+    from rag.evaluation.metrics import near_miss_scores
+
+    assert near_miss_scores(["speech"], False, True, ["speech"]) == {"near_miss_said": 1.0}  # "No: … “speech” …"
+    assert near_miss_scores(["speech"], False, True, []) == {"near_miss_said": 0.0}  # "I could not find …"
+    assert near_miss_scores([], False, False, ["speech"]) == {"near_miss_false": 1.0}

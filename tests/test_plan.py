@@ -67,6 +67,8 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("Is there anything on weather forecasting?", Aspect.WHICH),
     ("Tell me about RetainGate.", Aspect.WHICH),  # an overview: what the paper proposes leads
     ("Does it need retraining?", Aspect.ANY),
+    ("What's the main finding of the first one?", Aspect.WHY),  # what the authors found
+    ("what did they conclude about fine-tuning?", Aspect.WHY),
 ])
 def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
     assert aspect(question) is expected
@@ -108,6 +110,16 @@ def test_the_sentence_the_question_asks_for_leads_and_the_rest_follow_in_abstrac
 def test_a_code_link_never_leads() -> None:
     plan = plan_paper(1, _evidence([0.30, 0.30, 0.30, 0.30, 0.30, 0.45]), Aspect.ANY, 1, 0.3)
     assert plan.quotes[0].sentences[0].position != 5
+
+
+def test_a_link_names_no_model_or_dataset() -> None:
+    # "…/anonymous-llm-pruning-D884/" looks like a model name ("Llama-7B") to the data cue; the experiments
+    # sentence answers "Which models did they use?".
+    linked = "Code is at https://anonymous.4open.science/r/pruning-D884/."
+    sentences = [EvidenceSentence("We apply it to two models and evaluate on LongBench.", 0.30, 0),
+                 EvidenceSentence(linked, 0.32, 1)]
+    evidence = Evidence(Hit(Paper("p", "P", "x", "test:1"), 1.0), sentences)
+    assert plan_paper(1, evidence, aspect("Which models did they use?"), 0, 0.3).quotes[0].sentences[0].position == 0
 
 
 @pytest.mark.parametrize(("title", "abstract", "name"), [

@@ -81,6 +81,23 @@ class TestResolve:
         found = ref("What does focusing on central vision buy them?", table)
         assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])
 
+    def test_a_comparison_naming_one_paper_sets_it_against_the_last_one(self) -> None:
+        table = [LIST, Shown("What is TRIM-KV?", ["trim", "tactic"], ["trim"])]
+        for question in ("How is Tactic's approach different?", "Is Tactic's method similar?"):
+            assert ref(question, table).paper_ids == ["trim", "tactic"]
+        assert ref("What does Tactic do?", table).paper_ids == ["tactic"]  # not a comparison: only what it names
+
+    def test_their_after_one_paper_are_its_authors_not_the_papers_before_it(self) -> None:
+        table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
+        found = ref("What is their main finding?", table)
+        assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["tactic"])
+
+    @pytest.mark.parametrize("question, papers", [("Of those two, which one is cheaper?", ["tactic", "d2f"]),
+                                                  ("between these, which is faster?", ["tactic", "d2f", "trim"])])
+    def test_a_choice_may_follow_of_those(self, question, papers) -> None:
+        found = ref(question, [LIST])
+        assert found.choice and found.paper_ids == papers
+
     def test_a_choice_may_follow_a_condition(self) -> None:
         found = ref("If my reward model is noisy, which of the two should I read first?", [LIST])
         assert found.choice and found.paper_ids == ["tactic", "d2f"]

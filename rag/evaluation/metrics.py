@@ -78,10 +78,11 @@ def score_item(result: ItemResult, k: int, answered: bool) -> dict[str, float]:
 def near_miss_scores(expected: list[str] | None, expect_refusal: bool, refused: bool,
                      missing: list[str]) -> dict[str, float]:
     """``near_miss_said``: a near-miss question whose answer says first that one of its qualifiers is missing (a
-    refusal does not say it); ``near_miss_false``: any other answered question whose answer says something is."""
+    plain refusal does not say it; "No: no indexed abstract mentions …" to "Is there a paper on …?" does);
+    ``near_miss_false``: any other answered question whose answer says something is."""
     said = " ".join(missing).lower()
     if expected:
-        return {"near_miss_said": float(not refused and any(w.lower() in said for w in expected))}
+        return {"near_miss_said": float(any(w.lower() in said for w in expected))}
     if expect_refusal or refused:
         return {}
     return {"near_miss_false": float(bool(missing))}

@@ -1,0 +1,73 @@
+"""What a turn asks, beyond its topic: the thing it asks for ("Which GPU …?"), whether it asks if the collection
+holds a paper at all ("Is there a paper here on …?"), whether it wants papers other than those on the table
+("Which other papers …?"), and a comparison whose second term is the paper just discussed ("How is Tactic's
+approach different?"). Deterministic word rules, read from the user's words; no LLM.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.references import GENERIC_WORDS, REFERENCE_WORDS
+from rag.tokens import content_words, stems
+
+# "What GPU did they …", "Which license is …", "what base model did they train …", "How many GPU hours …": the
+# thing asked for is the noun phrase right after the question word.
+_ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
+                    r"(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
+                    r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have"
+                    r"|had)\b)", re.IGNORECASE)
+# Words that ask for what a paper says in its own terms, whatever words it uses: never "not mentioned".
+_ANSWERED_IN_OWN_WORDS = frozenset(
+    "approach approaches architecture idea ideas problem problems finding findings result results kind type way ways "
+    "role part parts aspect aspects advantage advantages benefit benefits difference differences goal goals purpose "
+    "thing things version versions setting settings component components technique techniques strategy strategies "
+    "loss objective objectives contribution contributions limitation limitations gap challenge challenges insight "
+    "insights claim claims question questions language languages inputs input output outputs application "
+    "applications domain domains property properties step steps stage stages trick tricks number numbers "
+    "improvement improvements speedup gain gains score scores".split())
+# "Is there a paper here on …?", "Anything on …?", "Are there any papers about …?": whether the collection holds
+# a paper on it at all ("Is there a way to …?" asks for a technique instead).
+_EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?"
+                        r"(?:paper|papers|work|works|study|studies|research|article|articles|anything)\b"
+                        r"|(?:is|are)\s+there\s+anything\b|any(?:thing|\s+papers?|\s+work|\s+research)\s+"
+                        r"(?:here\s+|in\s+(?:this|the)\s+\w+\s+)?(?:on|about|regarding|for|dealing)\b"
+                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include))",
+                        re.IGNORECASE)
+_OTHERS = re.compile(r"\bother\s+(?:\w+\s+)?(?:papers|works|studies|ones|methods|approaches|articles)\b|\bothers\b|"
+                     r"\b(?:anything|any\s+\w+|what|which|who)\s+else\b|\bbesides\b|\b(?:apart|aside)\s+from\b",
+                     re.IGNORECASE)
+# The comparison word ends the question: "How is Tactic's approach different?", "How does ShapeGen4D compare?",
+# "Is ARPG's method similar?" (against what was just discussed).
+_BARE_COMPARISON = re.compile(r"\b(?:different|differ|differs|compare|compares|similar|alike|contrast|stack\s+up|"
+                              r"related)\s*[?.!]*\s*$", re.IGNORECASE)
+
+
+def asked_thing(question: str) -> list[str]:
+    """The words of the thing the question asks for that an abstract would have to write to state it ("GPU" in
+    "What GPU did they use?"); [] when it asks for something a paper says in its own words ("Which approach …")."""
+    match = _ASKED.search(question)
+    if not match:
+        return []
+    thing = (match.group("thing") or match.group("counted") or "").lower()
+    words = content_words(thing) - GENERIC_WORDS - REFERENCE_WORDS - _ANSWERED_IN_OWN_WORDS
+    return sorted(w for w in words if w.isalpha() and len(w) > 2)
+
+
+def unstated(thing: list[str], texts: list[str]) -> list[str]:
+    """The words of ``thing`` that none of ``texts`` holds in any form (stemmed, hyphen parts too)."""
+    held = stems({part for text in texts for w in content_words(text) for part in (w, *w.split("-"))})
+    return [w for w in thing if not stems({w, w.removesuffix("s"), f"{w}s"}) & held]  # "GPU" in "8 GPUs"
+
+
+def asks_existence(question: str) -> bool:
+    return bool(_EXISTENCE.search(question))
+
+
+def wants_others(question: str) -> bool:
+    """"Which other papers …", "anything else on …": not the papers just discussed."""
+    return bool(_OTHERS.search(question))
+
+
+def bare_comparison(question: str) -> bool:
+    return bool(_BARE_COMPARISON.search(question))

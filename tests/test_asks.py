@@ -1,0 +1,101 @@
+"""What a turn asks beyond its topic (``rag.asks``), and the conversations it changes on the real seed index: a
+thing the abstracts on the table never mention, whether the collection holds a paper at all, "other" papers, and a
+comparison whose second term is the paper just discussed."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.asks import asked_thing, asks_existence, bare_comparison, unstated, wants_others
+from rag.chat import ChatSession
+
+
+@pytest.mark.parametrize("question, thing", [
+    ("Which GPU did they use for the speed numbers?", ["gpu"]),
+    ("what licence is the code released under?", ["licence"]),
+    ("How many GPU hours did training take?", ["gpu", "hours"]),
+    ("So what batch size did they use?", ["batch", "size"]),
+    ("Which models did they prune?", []),  # any abstract names its models in its own words
+    ("What approach does it take?", []),
+    ("which one was evaluated on real problems?", []),
+    ("What is TRIM-KV?", []),  # no thing asked for: "is" follows the question word
+])
+def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
+    assert asked_thing(question) == thing
+
+
+def test_a_thing_is_unstated_only_when_no_text_holds_any_form_of_it() -> None:
+    texts = ["We train on 8 GPUs for two days.", "A lightweight retention gate."]
+    assert unstated(["gpu", "licence"], texts) == ["licence"]
+
+
+@pytest.mark.parametrize("question, existence", [
+    ("Is there a paper here on audio generation with diffusion models?", True),
+    ("Anything in this collection on weather?", True),
+    ("are there any studies about chemistry?", True),
+    ("Is there a way to watermark text?", False),  # asks for a technique, answered with the closest one
+    ("Is there a benchmark for Lean proofs?", False),
+    ("What does SIGMark do?", False),
+])
+def test_a_question_whether_the_collection_holds_a_paper(question: str, existence: bool) -> None:
+    assert asks_existence(question) is existence
+
+
+@pytest.mark.parametrize("question, others", [
+    ("Which other papers here deal with the KV cache?", True), ("What else is there on 3D scenes?", True),
+    ("Which papers besides these use RL?", True), ("Which papers use more memory?", False),
+    ("Which papers study other modalities?", False),
+])
+def test_other_papers(question: str, others: bool) -> None:
+    assert wants_others(question) is others
+
+
+@pytest.mark.parametrize("question, bare", [
+    ("How is Tactic's approach different?", True), ("How does ShapeGen4D compare?", True),
+    ("Is ARPG's method similar?", True), ("How does it differ from Tactic?", False),
+    ("Which papers propose similar methods to SIGMark?", False),
+])
+def test_a_comparison_without_its_second_term(question: str, bare: bool) -> None:
+    assert bare_comparison(question) is bare
+
+
+def _chat(engine, *questions: str):
+    chat = ChatSession(engine, backend="extractive")
+    return [chat.ask(q) for q in questions]
+
+
+class TestConversations:
+    def test_a_thing_the_papers_on_the_table_never_mention_is_refused_saying_so(self, engine) -> None:
+        _, models, gpu = _chat(engine, "How does RCPU compensate pruning errors?", "Which models did they prune?",
+                               "And which GPU did they run it on?")
+        assert gpu.refused and not gpu.citations
+        assert "RCPU" in gpu.text and "“gpu”" in gpu.text
+        assert not models.refused and "Llama-7B" in models.text  # a thing it does state is answered
+
+    def test_a_comparison_naming_one_paper_sets_it_against_the_last_one(self, engine) -> None:
+        _, compared = _chat(engine, "Tell me about Lyra.", "How does ShapeGen4D compare?")
+        assert {c.paper_id for c in compared.citations} == {"tIVCfVnIHo", "r9AJisFLLo"}
+        first = compared.text.split("\n\n")[0]  # the difference first: each paper's approach, one against the other
+        assert "Lyra" in first and "ShapeGen4D" in first and "By contrast" in first
+
+    def test_other_papers_leave_out_the_one_just_discussed(self, engine) -> None:
+        _, others = _chat(engine, "What does FutureFill do?", "Which other papers here are about faster generation?")
+        cited = [c.paper_id for c in others.citations]
+        assert not others.refused and cited and "t5GUEuIsxR" not in cited
+
+    def test_a_paper_the_collection_lacks_is_a_no_naming_the_closest(self, engine) -> None:
+        (answer,) = _chat(engine, "Is there a paper here on watermarking audio or speech?")
+        assert answer.refused and answer.text.startswith("No:")
+        assert "“audio”" in answer.text and "SIGMark" in answer.text
+        (technique,) = _chat(engine, "How can I watermark audio?")  # a technique: the closest, said to be off
+        assert not technique.refused and "“audio”" in technique.text
+
+    def test_a_short_acronym_inside_the_abstracts_longer_one_is_not_unknown(self, engine) -> None:
+        names = engine.retriever.names
+        assert names.missing_names(["LMs", "QZX", "HyperQuokka"]) == ["QZX", "HyperQuokka"]  # they write "sLMs"
+        (answer,) = _chat(engine, "anything here on small LMs as verifiers for test-time scaling?")
+        assert not answer.refused and answer.citations[0].paper_id == "tBkLWfmugI"
+
+    def test_a_broad_list_lists_the_papers_retrieval_ranked_first(self, engine) -> None:
+        (answer,) = _chat(engine, "Which papers are about faster generation?")
+        assert {"t5GUEuIsxR", "qIujRzzWnd"} <= {c.paper_id for c in answer.citations}
