@@ -75,7 +75,9 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)]
     # A follow-up keeps the last answer's papers first in its sources; a turn about papers on the table has exactly
     # those as sources instead.
-    turn.follow_up = not turn.on_table and bool(turn.carried and history and refers_back(turn.question))
+    # "Which other papers in this set …" refers back only to leave those papers out (see ``retrieve``).
+    others = turn.shape.kind is QuestionKind.LIST and wants_others(turn.question)
+    turn.follow_up = not turn.on_table and not others and bool(turn.carried and history and refers_back(turn.question))
     if turn.on_table:
         _answer_from_table(turn, reference.choice, retriever)
     elif turn.follow_up and turn.shape.kind is not QuestionKind.COMPARISON and wants_comparison(turn.question):

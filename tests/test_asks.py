@@ -82,6 +82,11 @@ class TestConversations:
         _, others = _chat(engine, "What does FutureFill do?", "Which other papers here are about faster generation?")
         cited = [c.paper_id for c in others.citations]
         assert not others.refused and cited and "t5GUEuIsxR" not in cited
+        # "in this set" points back only to say where to look: the paper just discussed is not pinned first
+        _, others = _chat(engine, "How does the Reflective Generative Model score reasoning trajectories?",
+                          "Which other papers in this set deal with reward models?")
+        cited = [c.paper_id for c in others.citations]
+        assert not others.refused and cited and "tF56uyxdDy" not in cited
 
     def test_a_paper_the_collection_lacks_is_a_no_naming_the_closest(self, engine) -> None:
         (answer,) = _chat(engine, "Is there a paper here on watermarking audio or speech?")
