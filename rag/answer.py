@@ -6,7 +6,7 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 from __future__ import annotations
 
 from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, NEAR_MISS, NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL,
-                         REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE)
+                         REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.roles import Aspect, aspect
@@ -83,6 +83,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview)
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
+    if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):
+        return _answer(question, "\n\n".join([said, *(_said(p) for p in plans[1:])]), plans, sources)
     if kind is QuestionKind.LIST:
         text = "\n".join(f"- {_said(p)}" for p in plans)
     elif kind is QuestionKind.COMPARISON and len(plans) == 2:
@@ -90,6 +92,19 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     else:
         text = "\n\n".join(_said(p) for p in plans)
     return _answer(question, text, plans, sources)
+
+
+def _yes_or_no(question: str, plan: PaperPlan) -> str:
+    """"Does GtR need retraining?": "No — " before the quote that settles it (moved first), "" when none does."""
+    from rag.yesno import verdict
+
+    found = verdict(question, plan.name, [s for q in plan.quotes for s in q.sentences])
+    if found is None:
+        return ""
+    word, sentence = found
+    settling = next(q for q in plan.quotes if sentence in q.sentences)
+    reordered = PaperPlan(plan.n, plan.evidence, [settling, *(q for q in plan.quotes if q is not settling)])
+    return f"{YES_NO.format(verdict=word)}{_said(reordered)}"
 
 
 def comparison_text(plans: list[PaperPlan]) -> str:
