@@ -33,7 +33,6 @@ QUESTION_WORDS = frozenset(
 _FRAME = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:\w+\s+)?(?:papers|works|studies|articles|methods)"
     r"|are\s+there\s+(?:any\s+)?(?:\w+\s+)?(?:papers|works|studies|articles|methods)"
-    r"|is\s+there\s+(?:a|any)\s+(?:paper|work|study|article)|any(?:thing|\s+papers?|\s+work)"
     r"|(?:do|does)\s+any\s+(?:papers|works)|(?:list|find|show\s+me)\s+(?:\w+\s+)?(?:papers|works))"
     # "Which other papers here …", "anything in this collection on …": where to look is not the topic
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"

@@ -14,8 +14,10 @@ from rag.chat import ChatSession
     ("Which GPU did they use for the speed numbers?", ["gpu"]),
     ("what licence is the code released under?", ["licence"]),
     ("How many GPU hours did training take?", ["gpu", "hours"]),
-    ("So what batch size did they use?", ["batch", "size"]),
+    ("So what batch size did they use?", ["batch"]),
     ("Which models did they prune?", []),  # any abstract names its models in its own words
+    ("What attack is it built to resist?", []),  # a kind of thing: the abstract names the attack, not "attack"
+    ("What new metrics does it introduce?", []),
     ("What approach does it take?", []),
     ("which one was evaluated on real problems?", []),
     ("What is TRIM-KV?", []),  # no thing asked for: "is" follows the question word
