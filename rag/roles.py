@@ -54,7 +54,8 @@ _RESULT = re.compile(
     r"indicate|find|found|observe)\w*|our\s+(?:main\s+)?findings?|matches|competitive)\b", re.IGNORECASE)
 _PROBLEM = re.compile(
     r"\b(?:however|but|yet|although|challeng\w*|limit(?:s|ed|ation|ations)?|suffer\w*|bottleneck\w*|costly|"
-    r"expensive|struggl\w*|fail\w*|lack\w*|sub-?optimal|degrad\w*|rel(?:y|ies)\s+solely|remains?\s+(?:unclear|difficult|open|unexplored|"
+    r"expensive|struggl\w*|fail\w*|lack\w*|sub-?optimal|degrad\w*|rel(?:y|ies)\s+solely|vulnerab\w*|fragile|brittle|"
+    r"(?:becomes?|remains?|is|are)\s+(?:extremely\s+|very\s+|rather\s+)?weak|remains?\s+(?:unclear|difficult|open|unexplored|"
     r"limited|challenging)|difficult\w*|overlook\w*|ignor\w*|hinder\w*|prohibitive|inefficien\w*|unexplored)\b",
     re.IGNORECASE)
 _WE_DO = re.compile(rf"\b{_WE}\s+{_ADVERB}(?!(?:show|find|found|demonstrate|observe|argue|believe|hope|note|"
@@ -63,7 +64,11 @@ _STRONG_RESULT = re.compile(
     r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|(?:experiments?|results?|"
     r"evaluations?|analys[ie]s)\b[^.;]{0,120}?\b(?:show|demonstrate|reveal|confirm|indicate)\w*|we\s+(?:\w+\s+){0,2}"
     r"(?:prove|demonstrate|validate|verify)\w*|(?:these|our)\s+findings|underscores?|showing\s+that|"
-    r"(?:dramatically|significantly|substantially|consistently|markedly)\s+(?:improv|outperform|reduc|boost|accelerat)\w*)"
+    r"(?:dramatically|significantly|substantially|consistently|markedly)\s+(?:improv|outperform|reduc|boost|accelerat)\w*|"
+    # "our method improves … compared with the baselines", "our approach attains an FID of 1.83"
+    r"our\s+(?:method|approach|model|framework|system)\s+(?:\w+\s+){0,2}(?:improv|outperform|attain|surpass|beat|"
+    r"reduc)\w*|compared\s+(?:with|to)\s+(?:the\s+)?(?:baselines|existing|prior|previous)|"
+    r"\b(?:FID|accuracy|BLEU|F1|perplexity|AUC|success\s+rate|pass@\d+)\s+of\s+\d)"
     r"\b", re.IGNORECASE)
 _PROPOSES = re.compile(rf"\b{_WE}\s+{_ADVERB}(?:propose|introduce|present|develop|design)\w*\b", re.IGNORECASE)
 _RELEASE = re.compile(r"\b(?:code|data|models?|datasets?|weights|implementation|benchmark)s?\s+(?:\w+\s+){0,3}(?:is|are|"

@@ -7,19 +7,25 @@ suffer", "we propose", "achieves 2.3x"); a cell with no fitting sentence says so
 
 from __future__ import annotations
 
-from rag.roles import Role, role_of
+from rag.roles import Role, proposes, role_of
 from rag.standalone import rewrite
 from rag.types import Evidence, Paper
 
 COLUMNS = ("problem", "method", "key result")
-NOT_STATED = "not stated in the abstract"
+# No sentence of the abstract was read as having the column's role. Not "not stated": roles are cue-word rules,
+# and a result they miss is still in the abstract (graded unsupported when the table said it was not).
+NOT_STATED = "—"
 _HEAD_WORDS = 6  # "Cache What Lasts: …" → "Cache What Lasts"; a longer part before the colon is no name
 
 
 def _pick(evidence: Evidence, wanted: Role, used: set[int]) -> str | None:
-    """The paper's first sentence (in abstract order) of the role, not used by another column."""
+    """The paper's first sentence (in abstract order) of the role, not used by another column; for the method, the
+    first that says what the paper proposes, if one does (not prior work's method, "recent studies have …")."""
     name = evidence.hit.paper.short_name
-    for sentence in sorted(evidence.sentences, key=lambda s: s.position):
+    ordered = sorted(evidence.sentences, key=lambda s: s.position)
+    if wanted is Role.METHOD:
+        ordered.sort(key=lambda s: not proposes(s.text))
+    for sentence in ordered:
         if sentence.position not in used and role_of(sentence, name) is wanted:
             used.add(sentence.position)
             return rewrite(sentence.text).replace("|", "/")

@@ -10,7 +10,7 @@ from fakes import FakeLLM
 
 from rag.chat import ChatSession
 from rag.prompts import EVIDENCE_HEADING, REFUSAL
-from rag.table import COLUMNS
+from rag.table import COLUMNS, NOT_STATED
 from rag.verify import markers
 
 TRIM_KV, TACTIC = "qCaq3jGb0S", "tJod11fK1A"
@@ -274,7 +274,7 @@ class TestComparisons:
         for row in table[2:]:
             n = markers(row.split("|")[1])[0]
             cells = row.split("|")[2:5]
-            assert all(markers(c) == [n] or c.strip() == "not stated in the abstract" for c in cells)
+            assert all(markers(c) == [n] or c.strip() == NOT_STATED for c in cells)
         assert {c.paper_id for c in answer.citations} == {TRIM_KV, TACTIC}
 
     def test_a_paper_the_prose_leaves_out_is_still_cited_through_its_table_row(self, engine) -> None:

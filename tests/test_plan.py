@@ -145,6 +145,16 @@ def test_an_overview_also_says_what_the_paper_found() -> None:
     assert overview.quotes[0].sentences[0].position == 2  # what the paper proposes still leads
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Across diverse videos, our method improves robustness and reduces failure modes compared with the baselines.",
+     Role.RESULT),  # "our method" with what it achieved is a result, not the method
+    ("On ImageNet, our approach attains an FID of 1.83 with only 32 sampling steps.", Role.RESULT),
+    ("Moreover, when applied to causal video models, their robustness becomes extremely weak.", Role.PROBLEM),
+])
+def test_what_our_method_achieved_is_a_result_and_a_weakness_a_problem(text: str, expected: Role) -> None:
+    assert role(text, 4) is expected
+
+
 def test_a_contrasting_opener_marks_a_problem_not_a_result() -> None:
     sentence = "However, none of the existing open-source models have achieved superior speed over AR models."
     assert role(sentence, 1) is Role.PROBLEM

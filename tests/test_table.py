@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.table import COLUMNS, comparison_table
+from rag.table import COLUMNS, NOT_STATED, comparison_table
 from rag.types import Evidence, EvidenceSentence, Hit, Paper
 
 
@@ -67,21 +67,30 @@ def test_sentences_are_taken_in_abstract_order_not_by_score() -> None:
     assert row[2] == "RetainGate is a learned retention gate. [1]"
 
 
+def test_the_method_is_what_the_paper_proposes_not_prior_work() -> None:
+    prior = "Moreover, recent methods use a fixed budget, which we extend."  # a method sentence, of prior work
+    own = "We propose RetainGate, a learned retention gate."
+    evidence = _evidence("RetainGate: Learned Token Retention", [PROBLEM, prior, own])
+    [row] = _rows(comparison_table([(1, evidence)]))[2:]
+    assert row[2] == "RetainGate is a learned retention gate. [1]"
+    assert NOT_STATED == "—"  # no claim that the abstract lacks it: the role rules may have missed it
+
+
 def test_a_sentence_fills_one_column_only() -> None:
     both = "We propose RetainGate, which achieves a 2.3x speedup."
     evidence = _evidence("RetainGate: Learned Token Retention", [both])
     [row] = _rows(comparison_table([(1, evidence)]))[2:]
-    assert row[1:] == ["not stated in the abstract", "The authors propose RetainGate, which achieves a 2.3x speedup. [1]",
-                       "not stated in the abstract"]
+    assert row[1:] == [NOT_STATED, "The authors propose RetainGate, which achieves a 2.3x speedup. [1]",
+                       NOT_STATED]
 
 
 def test_a_column_without_a_fitting_sentence_says_so() -> None:
     evidence = _evidence("RetainGate: Learned Token Retention", [PROBLEM, METHOD])
     [row] = _rows(comparison_table([(1, evidence)]))[2:]
-    assert row[3] == "not stated in the abstract"
+    assert row[3] == NOT_STATED
     empty = _evidence("Nothing Retrieved", [])
     [row] = _rows(comparison_table([(4, empty)]))[2:]
-    assert row == ["Nothing Retrieved [4]"] + ["not stated in the abstract"] * 3
+    assert row == ["Nothing Retrieved [4]"] + [NOT_STATED] * 3
 
 
 def test_long_sentences_are_kept_whole() -> None:
