@@ -5,8 +5,9 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 
 from __future__ import annotations
 
-from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, NEAR_MISS, NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL,
-                         REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE, YES_NO)
+from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, NEAR_MISS, NEAR_MISS_MANY,
+                         NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS,
+                         SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.roles import Aspect, aspect
@@ -123,7 +124,7 @@ def _named_quote(plan: PaperPlan) -> str:
 
 
 def _lower(text: str) -> str:
-    """A sentence set after a comma: its first word lower-cased unless it is a name ("The authors" → "the authors")."""
+    """A sentence set after a comma: a common first word lower-cased ("The authors" → "the authors"), a name not."""
     return text[:1].lower() + text[1:] if text.split(" ", 1)[0] in _COMMON_OPENERS else text
 
 

@@ -12,8 +12,9 @@ from rag.tokens import content_words, stems
 
 # "What GPU did they …", "Which license is …", "what base model did they train …", "How many GPU hours …": the
 # thing asked for is the noun phrase right after the question word.
-_ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?"
-                    r"(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
+_ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:what|which)\s+"
+                    r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                    r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
                     r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have"
                     r"|had)\b)", re.IGNORECASE)
 # The details an abstract seldom states and, when it does, writes by name: hardware, cost, licence, people,

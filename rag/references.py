@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from rag.asks import bare_comparison
 from rag.question import wants_comparison
 from rag.tokens import QUESTION_WORDS
 from rag.types import Paper, Shown
@@ -125,8 +126,6 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it.
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
-        from rag.asks import bare_comparison
-
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
         elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)):  # "the biology one, what does it target?"

@@ -54,7 +54,7 @@ def _forms(word: str) -> list[str]:
 
 def _negated(word: str, text: str) -> bool:
     w = re.escape(word)
-    pattern = (rf"\b{w}[-\s]free\b|\bwithout\s+(?:any\s+|the\s+need\s+(?:for|of)\s+|requiring\s+|extra\s+|additional\s+)?"
-               rf"(?:[\w-]+\s+)?{w}\w*\b|\bno\s+(?:need\s+(?:for|of)\s+|extra\s+|additional\s+)?{w}\w*\b|"
+    pattern = (rf"\b{w}[-\s]free\b|\bwithout\s+(?:any\s+|the\s+need\s+(?:for|of)\s+|requiring\s+|extra\s+|"
+               rf"additional\s+)?(?:[\w-]+\s+)?{w}\w*\b|\bno\s+(?:need\s+(?:for|of)\s+|extra\s+|additional\s+)?{w}\w*\b|"
                rf"\b(?:does|do|did)\s+not\s+(?:require|need|use)\s+(?:any\s+)?(?:[\w-]+\s+)?{w}\w*\b")
     return bool(re.search(pattern, text, re.IGNORECASE))
