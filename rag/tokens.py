@@ -34,7 +34,7 @@ _FRAME = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:\w+\s+)?(?:papers|works|studies|articles|methods)"
     r"|are\s+there\s+(?:any\s+)?(?:\w+\s+)?(?:papers|works|studies|articles|methods)"
     r"|(?:do|does)\s+any\s+(?:papers|works)|(?:list|find|show\s+me)\s+(?:\w+\s+)?(?:papers|works))"
-    # "Which other papers here …", "anything in this collection on …": where to look is not the topic
+    # "Which other papers here …", "Which papers in this collection …": where to look is not the topic
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
