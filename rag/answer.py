@@ -40,7 +40,7 @@ def near_miss_lead(decision: Decision) -> str:
 def no_paper_reason(decision: Decision) -> str:
     """"Is there a paper here on audio generation?" when none is: "No: no indexed abstract mentions “audio” together
     with “generation”. The closest is SIGMark (…)." (the closest papers named, for the user to ask about)."""
-    names = [f"{e.hit.paper.short_name}" + (f" (“{e.hit.paper.display_title}”)"
+    names = [e.hit.paper.short_name + (f" (“{e.hit.paper.display_title}”)"
                                             if e.hit.paper.short_name != e.hit.paper.display_title else "")
              for _, e in decision.chosen[:3]]
     closest = f"is {names[0]}" if len(names) == 1 else f"are {', '.join(names[:-1])} and {names[-1]}"

@@ -23,16 +23,15 @@ if TYPE_CHECKING:
     from rag.store import IndexStore
 
 
-
 def _key(model: str, text: str) -> str:
     return hashlib.sha256(f"{model}\0{text}".encode("utf-8")).hexdigest()
 
 
 class EmbedCache:
-    """Vectors by (model, text) in ``folder``; ``None`` folder: a cache that keeps nothing."""
+    """Vectors by (model, text) in ``folder``."""
 
-    def __init__(self, folder: Path | None, prefix: str = "iclr") -> None:
-        self.path = Path(folder) / f".embed-cache-{prefix}.sqlite3" if folder is not None else None
+    def __init__(self, folder: Path, prefix: str = "iclr") -> None:
+        self.path = Path(folder) / f".embed-cache-{prefix}.sqlite3"
 
     @classmethod
     def for_store(cls, store: IndexStore) -> EmbedCache:
@@ -44,7 +43,6 @@ class EmbedCache:
         return cls(index.index_dir, store.prefix)
 
     def _connect(self) -> sqlite3.Connection:
-        assert self.path is not None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=30)
         connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)")
@@ -54,12 +52,6 @@ class EmbedCache:
               batch_size: int, done: Callable[[int], None] = lambda n: None) -> list[list[float]]:
         """``texts`` embedded, from the cache where it has them, else by ``compute`` in batches of ``batch_size``,
         each batch kept before the next starts; ``done(n)`` after every n texts (a progress bar)."""
-        if self.path is None:
-            vectors: list[list[float]] = []
-            for start in range(0, len(texts), batch_size):
-                vectors.extend(list(map(list, compute(list(texts[start:start + batch_size])))))
-                done(len(texts[start:start + batch_size]))
-            return vectors
         keys = [_key(model, text) for text in texts]
         with closing(self._connect()) as db:
             found = self._get(db, keys)
@@ -87,13 +79,12 @@ class EmbedCache:
 
     def count(self) -> int:
         """Vectors kept (by an ingest that has not gone live)."""
-        if self.path is None or not self.path.is_file():
+        if not self.path.is_file():
             return 0
         with closing(self._connect()) as db:
             return int(db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
 
     def clear(self) -> None:
         """The ingest went live: Chroma holds the vectors now."""
-        if self.path is not None:
-            for suffix in ("", "-journal", "-wal", "-shm"):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)

@@ -230,12 +230,15 @@ class IndexStore:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
+    def collection_names(self) -> list[str]:
+        """Every collection's name (chromadb 1.x lists names, older versions collection objects)."""
+        return [c if isinstance(c, str) else c.name for c in self.client.list_collections()]
+
     def drop_orphans(self) -> None:
         """Remove collections and files of generations that are not live (replaced, or an interrupted ingest)."""
         live = self.live_generation()
         keep = {self._name(k, live) for k in KINDS} if live is not None else set()
-        for collection in self.client.list_collections():
-            name = collection if isinstance(collection, str) else collection.name
+        for name in self.collection_names():
             if (name.startswith(f"{self.prefix}-") and name != self._manifest_name and name not in keep
                     and LEASE_SUFFIX not in name):  # the writer's lease is no generation
                 self.client.delete_collection(name)

@@ -60,7 +60,7 @@ def status(store: IndexStore) -> dict[str, Any]:
     from rag.embed_cache import EmbedCache
 
     live = store.live_generation()
-    names = [c if isinstance(c, str) else c.name for c in store.client.list_collections()]
+    names = store.collection_names()
     mine = re.compile(rf"^{re.escape(store.prefix)}-\w+-g(\d+)$")
     stale = sorted({int(m.group(1)) for m in map(mine.match, names) if m and int(m.group(1)) != live})
     embedded = not store.settings.index.chroma_host
