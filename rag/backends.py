@@ -31,6 +31,15 @@ class LLMBackend(Protocol):
         ...
 
 
+class Constrained(Protocol):
+    """A backend that can also be held to a JSON schema while it writes (constrained decoding): the local model.
+    ``rag.generate`` gives such a backend a small job (one checked sentence after the plan) instead of free text."""
+
+    def stream_json(self, messages: list[Message], schema: dict, max_tokens: int) -> Iterator[str]:
+        """Yield the reply in pieces; the whole follows ``schema``. Raise on any failure."""
+        ...
+
+
 class BackendError(RagError):
     """A backend that could not answer (unreachable, timed out, bad reply): the caller falls back."""
 
@@ -51,8 +60,14 @@ class LocalBackend:
         self._llm = LocalLLM(path, n_ctx=settings.llm.llm_ctx, threads=settings.llm.llm_threads)
 
     def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
-        yield from self._llm.stream_chat([{"role": m.role, "content": m.content} for m in messages],
-                                         max_tokens=max_tokens)
+        yield from self._llm.stream_chat(_dicts(messages), max_tokens=max_tokens)
+
+    def stream_json(self, messages: list[Message], schema: dict, max_tokens: int) -> Iterator[str]:
+        yield from self._llm.stream_chat(_dicts(messages), max_tokens=max_tokens, schema=schema)
+
+
+def _dicts(messages: list[Message]) -> list[dict[str, str]]:
+    return [{"role": m.role, "content": m.content} for m in messages]
 
 
 class LlamaIndexBackend:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rag import prompts
 from rag.answer import extractive_answer, near_miss_lead
 from rag.checked_stream import CheckedStream
+from rag.gist import gist_part
 from rag.backends import BackendError, LLMBackend, Message
 from rag.settings import Settings
 from rag.table import comparison_table
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
     from rag.retrieval.rankers import SentenceIndex
 
 
-def build_messages(turn: Turn, settings: Settings) -> list[Message]:
-    """Evidence first: a few of each chosen paper's best sentences (abstract order), labelled [n]."""
+def build_messages(turn: Turn, settings: Settings, constrained: bool = False) -> list[Message]:
+    """Evidence first: a few of each chosen paper's best sentences (abstract order), labelled [n]. ``constrained``:
+    the prompts of the local model's one JSON sentence (``gist_schema``), else those of free text."""
     # Fewer sentences per paper when there are more papers: the prompt's length is the time to first token.
     per_paper = {QuestionKind.LIST: 1, QuestionKind.COMPARISON: 2}.get(turn.shape.kind,
                                                                        settings.answer.evidence_sentences)
@@ -34,10 +36,15 @@ def build_messages(turn: Turn, settings: Settings) -> list[Message]:
         best = sorted(item.sentences[:per_paper], key=lambda s: s.position)
         text = " ".join(s.text for s in best)
         blocks.append(prompts.SOURCE_BLOCK.format(n=n, title=item.hit.paper.display_title, sentences=text))
-    system = {QuestionKind.COMPARISON: prompts.COMPARISON_SYSTEM, QuestionKind.LIST: prompts.LIST_SYSTEM}.get(
-        turn.shape.kind, prompts.ANSWER_SYSTEM)
+    if constrained:
+        system = {QuestionKind.COMPARISON: prompts.GIST_COMPARISON_SYSTEM,
+                  QuestionKind.LIST: prompts.GIST_LIST_SYSTEM}.get(turn.shape.kind, prompts.GIST_SYSTEM)
+    else:
+        system = {QuestionKind.COMPARISON: prompts.COMPARISON_SYSTEM, QuestionKind.LIST: prompts.LIST_SYSTEM}.get(
+            turn.shape.kind, prompts.ANSWER_SYSTEM)
     # The words the evidence was found for: typos read as the corpus words searched for.
-    user = prompts.ANSWER_USER.format(question=turn.corrected_question, sources="\n\n".join(blocks))
+    user = (prompts.GIST_USER if constrained else prompts.ANSWER_USER).format(
+        question=turn.corrected_question, sources="\n\n".join(blocks))
     return [Message("system", system), Message("user", user)]
 
 
@@ -84,8 +91,14 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     answer, speed = fallback, 0.0
     if llm is not None and not decision.refused:
         checked = CheckedStream(turn, settings, sentences, embed, [fallback.text, *_abstracts(turn, sentences)])
-        speed = yield from _model_part(turn, llm, backend, settings, checked, fallback, show)
-        answer = _composed(turn, checked, fallback, settings)
+        if hasattr(llm, "stream_json"):  # the local model: the plan at once, then its one checked sentence
+            yield show(fallback.text)
+            speed = yield from gist_part(turn, llm, build_messages(turn, settings, constrained=True), checked,
+                                         fallback, show)
+            answer = _with_gist(turn, checked, fallback, settings)
+        else:  # a hosted model writes the answer's first sentences, each shown once checked
+            speed = yield from _model_part(turn, llm, backend, settings, checked, fallback, show)
+            answer = _composed(turn, checked, fallback, settings)
     if answer is fallback and not answer.evidence_sentences:
         answer.evidence_sentences = _quoted(turn, [c.n for c in answer.citations], settings)
     answer = _with_table(answer, turn, settings)
@@ -145,6 +158,23 @@ def _model_part(turn: Turn, llm: LLMBackend, backend: str, settings: Settings, c
 def _abstracts(turn: Turn, sentences: SentenceIndex) -> list[str]:
     return [sentences.texts[row] for _, e in turn.decision.chosen
             for row in sentences.quotable_rows(e.hit.paper.paper_id)]
+
+
+def _with_gist(turn: Turn, checked: CheckedStream, fallback: Answer, settings: Settings) -> Answer:
+    """The plan, then the model's checked sentence (if it held up), which may cite a source the plan did not."""
+    failed = len(checked.checked.removed) if checked.checked else 0
+    fallback.total_sentences += len(checked.shown) + failed
+    if not checked.shown:
+        return fallback
+    fallback.text = f"{fallback.text}\n\n{prompts.GIST.format(sentence=checked.text)}"
+    fallback.supported_sentences += len(checked.shown)
+    by_n, cited = dict(turn.decision.chosen), {c.n for c in fallback.citations}
+    added = [n for n in dict.fromkeys(markers(checked.text)) if n in by_n and n not in cited]
+    fallback.citations += [Citation.of(n, by_n[n]) for n in added]
+    fallback.evidence_sentences = {**_quoted(turn, [c.n for c in fallback.citations], settings),
+                                   **fallback.evidence_sentences}
+    fallback.model_sentences = len(checked.shown)
+    return fallback
 
 
 def _composed(turn: Turn, checked: CheckedStream, fallback: Answer, settings: Settings) -> Answer:

@@ -67,11 +67,12 @@ class LocalLLM:
         self._server = _server_for(self.path, n_ctx, threads)
         _instances.add(self)
 
-    def stream_chat(self, messages: list[dict[str, Any]], max_tokens: int,
-                    temperature: float = 0.0) -> Generator[str, None, None]:
-        """Yield the reply's text deltas as llama.cpp produces them; closing the generator early cancels."""
+    def stream_chat(self, messages: list[dict[str, Any]], max_tokens: int, temperature: float = 0.0,
+                    schema: dict[str, Any] | None = None) -> Generator[str, None, None]:
+        """Yield the reply's text deltas as llama.cpp produces them; closing the generator early cancels.
+        ``schema``: a JSON schema the reply must follow (llama.cpp turns it into a grammar: constrained decoding)."""
         request = {"messages": messages, "max_tokens": max_tokens, "temperature": temperature,
-                   "seed": SEED, "stream": True}
+                   "seed": SEED, "stream": True} | ({"json_schema": schema} if schema else {})
         chunks: queue.Queue[Any] = queue.Queue()
         stop = threading.Event()
 

@@ -35,6 +35,18 @@ COMPARISON_SYSTEM = (
 LIST_SYSTEM = (
     "You answer which research papers fit a question using only the given sources. In one or two short sentences, "
     "say which sources fit and what each does, naming each with its source number, like [1]." + _DATA)
+# The local model's one job per answer (``rag.generate``): the plan is shown at once, then the model adds one sentence
+# in its own words, held to a JSON schema (its source numbers can only be those shown) and checked like any other.
+_JSON = (' Reply in JSON: "sentence" is {what}; "sources" lists the numbers of the sources it is based on. Never add '
+         "facts, numbers or names that are not in the sources.")
+GIST_SYSTEM = ("You answer questions about research papers using only the given sources."
+               + _JSON.format(what="one short sentence, in your own words, that answers the question directly") + _DATA)
+GIST_COMPARISON_SYSTEM = ("You compare research papers using only the given sources."
+                          + _JSON.format(what="one short sentence saying how the papers differ, naming each") + _DATA)
+GIST_LIST_SYSTEM = ("You answer which research papers fit a question using only the given sources." + _JSON.format(
+    what="one short sentence saying what the fitting papers do for the question, naming each") + _DATA)
+GIST_USER = "Sources:\n<sources>\n{sources}\n</sources>\n\nQuestion: {question}\n\nJSON answer:"
+GIST = "In short: {sentence}"
 # What separates the model's checked sentences from the sources' own sentences under them.
 EVIDENCE_HEADING = "From the abstracts:"
 ANSWER_USER = "Sources:\n<sources>\n{sources}\n</sources>\n\nQuestion: {question}\n\nAnswer with citations like [1]:"

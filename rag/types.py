@@ -176,6 +176,7 @@ class Answer:
     supported_sentences: int = 0  # answer sentences a cited source supports (all of them when extractive)
     total_sentences: int = 0
     tokens_per_s: float = 0.0  # generation speed of an LLM backend (0 when extractive)
+    model_sentences: int = 0  # of the local model's, checked and shown after the plan (``rag.gist``)
     notice: str = ""  # why the answer is not the backend's own (fallback), if it is not
     query: str = ""  # what retrieval searched for (the standalone form of a follow-up)
     evidence_sentences: dict[str, list[str]] = field(default_factory=dict)  # paper id → sentences quoted/supporting
@@ -291,10 +292,7 @@ class StreamEvent:
 
 def final_answer(events: Iterable[StreamEvent]) -> Answer:
     """The ``done`` event's answer of an event stream, consuming it to the end."""
-    answer = None
-    for event in events:
-        if event.kind == "done":
-            answer = event.answer
+    answer = next((event.answer for event in reversed(list(events)) if event.kind == "done"), None)
     if answer is None:
         raise RuntimeError("the answer stream ended without an answer")  # generate() always ends with one
     return answer

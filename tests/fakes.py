@@ -22,3 +22,15 @@ class FakeLLM:
         words = reply.split(" ")
         for i, word in enumerate(words):
             yield word if i == len(words) - 1 else word + " "
+
+
+class FakeJSONLLM(FakeLLM):
+    """A backend held to a JSON schema, as the local model is (``rag.gist``): its replies are the JSON it writes."""
+
+    def __init__(self, *replies: str, fail: Exception | None = None, name: str = "fake-json") -> None:
+        super().__init__(*replies, fail=fail, name=name)
+        self.schemas: list[dict] = []
+
+    def stream_json(self, messages: list[Message], schema: dict, max_tokens: int) -> Iterator[str]:
+        self.schemas.append(schema)
+        yield from self.stream(messages, max_tokens)

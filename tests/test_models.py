@@ -222,6 +222,22 @@ def test_real_model_streams_tokens() -> None:
 
 
 @pytest.mark.slow
+def test_real_model_is_held_to_a_json_schema() -> None:
+    """Constrained decoding (``rag.gist``): the reply parses and its numbers are only those the schema allows."""
+    import json
+
+    path = fetch_model(default_models_dir(), "0.5b", progress=False)
+    schema = {"type": "object", "required": ["sentence", "sources"], "properties": {
+        "sentence": {"type": "string", "maxLength": 80},
+        "sources": {"type": "array", "items": {"type": "integer", "enum": [2, 5]}, "minItems": 1, "maxItems": 2}}}
+    reply = "".join(LocalLLM(path, n_ctx=2048, threads=2).stream_chat(
+        [{"role": "user", "content": "Source [7] says the sky is blue. Which source says so? Answer in JSON."}],
+        max_tokens=60, schema=schema))
+    data = json.loads(reply)
+    assert isinstance(data["sentence"], str) and data["sources"] and set(data["sources"]) <= {2, 5}
+
+
+@pytest.mark.slow
 def test_exit_mid_reply_is_clean(tmp_path: Path) -> None:
     """Python's exit while llama.cpp is writing a reply (`rag serve` stopped by SIGTERM mid-answer) used to
     abort the process ("FATAL: exception not rethrown", exit 134); now the reply is dropped first."""

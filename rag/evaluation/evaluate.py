@@ -64,8 +64,9 @@ def _ask_items(engine: Engine, items: list[EvalItem], k: int, retrieval_only: bo
         if not retrieval_only and not answer.refused:
             if answer.total_sentences:
                 result.scores["supported_share"] = answer.supported_sentences / answer.total_sentences
-            if answer.backend != "extractive":  # the model's own answer survived the citation check
-                result.scores["llm_answer_kept"] = float(not answer.notice)
+            if answer.backend != "extractive":  # the model's own sentences survived the citation check
+                result.scores["llm_answer_kept"] = float(bool(answer.model_sentences) or (
+                    answer.backend != "local" and not answer.notice))
         results.append(result)
     return results
 
