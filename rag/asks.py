@@ -16,7 +16,11 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:what|which)
                     r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
                     r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have"
-                    r"|had)\b)", re.IGNORECASE)
+                    r"|had)\b"
+                    # "What is the licence of …", "What's the training cost for …", "Who are the authors …"
+                    r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                    r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)|(?P<wrote>who)\s+(?:wrote|"
+                    r"authored)\b)", re.IGNORECASE)
 # The details an abstract seldom states and, when it does, writes by name: hardware, cost, licence, people,
 # training settings. Only these are refused as "not mentioned": a question for a kind of thing ("What attack …?",
 # "What signal …?", "What new metrics …?") is answered by the thing itself, which an abstract names without the
@@ -50,7 +54,8 @@ def asked_thing(question: str) -> list[str]:
     match = _ASKED.search(question)
     if not match:
         return []
-    thing = (match.group("thing") or match.group("counted") or "").lower()
+    thing = "authors" if match.group("wrote") else next((t for t in match.group("thing", "counted", "of", "who") if t),
+                                                        "").lower()
     return sorted(content_words(thing) & _DETAILS)
 
 

@@ -50,7 +50,7 @@ _AREAS = re.compile("|".join((
 _COUNT = re.compile(rf"^(?:how\s+many|(?:what\s+is\s+)?the\s+(?:number|count|share|fraction|percentage|proportion)\s+"
                     rf"of|what\s+(?:share|fraction|percentage|proportion)\s+of|count)\s+(?:of\s+)?(?:the\s+|all\s+)?"
                     rf"(?P<adjective>(?:[\w\-]+\s+){{0,4}}?){_PAPERS}\b(?P<rest>.*)$", re.IGNORECASE)
-_COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|accepted|indexed|included|(?:in|from|of)\s+{_COLL})"
+_COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|here|in\s+here|accepted|indexed|included|(?:in|from|of)\s+{_COLL})"
                            rf"\b[\s,]*|(?:does|do)\s+{_COLL}\s+(?:have|contain|include)\b\s*|{_ROUGHLY}[\s,]*)+")
 # What papers do with the topic ("deal with", "are about", "use", "on"): a word (and a particle), not "does" or "cited".
 _VERB = re.compile(r"(?i)(?:(?:are|is|were|that)\s+)?(?!(?:does|do|did|has|had|can|will|would|cite|cited|written|"
@@ -188,9 +188,10 @@ class _Writer:
                     groups, [], "every indexed paper, by its primary area")
         matched, lines, method = self.mentions(topic)
         phrased = [m for m in self.stats.mentions(topic)[1] if m in matched]
-        # Examples: those using the topic as one phrase first (the clearest fits), all of them when few.
-        pool = phrased or matched
-        groups, examples = self.by_area(matched, cluster_rest=False), self.nearest(pool)[:max(3, len(pool))]
+        # Examples: those using the topic as one phrase first (the clearest fits), then the nearest of the others.
+        rest = [m for m in matched if m not in phrased]
+        groups, examples = self.by_area(matched, cluster_rest=False), (self.nearest(phrased) + self.nearest(rest)
+                                                                       )[:EXAMPLES]
         lines += [self.area_summary(groups), prompts.COLLECTION_EXAMPLES if examples else ""]
         return [*lines, *(f"- {self.cite(m, True)}" for m in examples)], groups, matched, method
 

@@ -10,14 +10,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rag.tokens import content_words
+from rag.tokens import content_words, without_where
 
 if TYPE_CHECKING:
     from rag.backends import LLMBackend
     from rag.settings import Settings
 
+# "that" only where it stands for a thing ("How is that different …", "… of that?"), not "a paper that turns …".
 _REFERS_BACK = re.compile(
-    r"\b(it|its|it's|they|them|their|this|that|these|those|the (paper|method|model|approach|authors|work|"
+    r"^\W*that\b|\bthat\s*\?|\b(?:is|does|did|was|can|of|from|than|with|about|like|to)\s+that\b(?!\s+(?:is|are|was|were|"
+    r"can|could|does|do|did|has|have|uses?|used|needs?|makes?|turns?|learns?)\b)|"
+    r"\b(it|its|it's|they|them|their|this|these|those|that (?:paper|method|model|approach|work|one|framework|benchmark|"
+    r"dataset)|the (paper|method|model|approach|authors|work|"
     r"framework|benchmark|dataset|new|previous|proposed|original|authors?)|both|former|latter|same)\b|它|其|这|该|那", re.IGNORECASE)
 _FEW_TOPIC_WORDS = 2
 
@@ -26,7 +30,7 @@ def refers_back(question: str) -> bool:
     """A pronoun or "the method"-style reference, or too little of its own: neither a name nor topic words."""
     from rag.question import names_in
 
-    if _REFERS_BACK.search(question):
+    if _REFERS_BACK.search(without_where(question)):  # not "… in this collection?"
         return True
     return not names_in(question) and len(content_words(question)) < _FEW_TOPIC_WORDS
 

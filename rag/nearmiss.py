@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rag.tokens import content_words
+from rag.tokens import content_words, without_where
 
 if TYPE_CHECKING:
     from rag.retrieval.rankers import BM25Ranker
@@ -56,7 +56,7 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     qualify."""
     if not papers:
         return []
-    cased = _TOKEN_CASED.findall(question)
+    cased = _TOKEN_CASED.findall(without_where(question))
     tokens = [t.lower() for t in cased]
     topic = content_words(question) - _asking()
     held_stems = set().union(*(_stems(p, bm25) for p in papers))

@@ -111,11 +111,13 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
 
 def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever) -> bool:
     """"How does it differ from Tactic?": the papers referred to against what this turn names."""
-    from rag.references import own_topic_words
+    from rag.references import own_topic_words, points_back
 
     titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
-    # Pieces that only point back ("… compare to these two?") are the carried papers, already there.
-    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part)]
+    # Pieces that point back ("… compare to these two?", "How does its use of tools … differ") are the carried
+    # papers, already there.
+    parts = titles + [part for part in comparison_parts(turn.question)
+                      if own_topic_words(part) and not points_back(part)]
     if len(parts) < 2 or len(parts) == len(titles):
         return False
     turn.carried, turn.follow_up = list(carried), True
@@ -207,6 +209,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
+        if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and turn.shape.names:
+            _unless_unstated(turn)  # "Who are the authors of MaskCO?": a detail of a named paper
         if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)
                 and not turn.shape.multilingual):  # a near-miss: what none of the papers answering it holds
             from rag.nearmiss import missing_qualifiers

@@ -17,7 +17,7 @@ from enum import Enum
 
 from rag.asks import bare_comparison
 from rag.question import wants_comparison
-from rag.tokens import QUESTION_WORDS
+from rag.named import named_on_table, user_order
 from rag.types import Paper, Shown
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
@@ -46,7 +46,9 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
                      r"(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
                      r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
                      r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
-                     r"|can|could)\b)", re.IGNORECASE)
+                     r"|can|could)\b)"
+                     r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+(?:them|these|those|the"
+                     r"\s+\w+)\b", re.IGNORECASE)  # "Is one of them about biological data …?"
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
@@ -57,7 +59,7 @@ _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|
 # "Which papers use diffusion?", "Anything on video?": a new search, however few its words.
 _ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\s+(?:paper|work|study|method))\b|"
                               r"\b(?:is|are)\s+there\b", re.IGNORECASE)
-_ONE_PHRASE = re.compile(r"\bthe\s+([\w\-]+(?:\s+[\w\-]+)?)\s+(?:one|paper|method|approach|work)\b", re.IGNORECASE)
+
 
 
 class ReferenceKind(str, Enum):
@@ -95,9 +97,11 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         return Reference(ReferenceKind.NONE, question=question)
     # Positions ("the second one", "#3") count in the latest turn that showed several papers; papers the user
     # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
-    several, enumerated = last, []
-    for shown in (shown for shown in reversed(table) if not shown.refused):
-        found = _enumerated(shown, title_words)
+    # "I'll look at VeriEquivBench and AutoExperiment. How many problems does the first one have?": this turn's own.
+    every = list(dict.fromkeys(p for s in table for p in s.sources))
+    several, enumerated = last, user_order(question, every, title_words)
+    for shown in (shown for shown in reversed(table) if not shown.refused and not enumerated):
+        found = user_order(shown.question, every, title_words)
         if len(found or shown.listed) >= 2:
             several, enumerated = shown, found
             break
@@ -122,7 +126,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = _recent(table, count)[:count] if counted else _recent(table, 2)
     choice = asks_choice and len(listed) >= 2
-    named = _named(asked, table, title_words)
+    named = named_on_table(asked, table, title_words)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it.
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
@@ -171,6 +175,13 @@ FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest sm
 
 REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "
                              "five both them these those paper papers tell more".split())
+
+
+def points_back(text: str) -> bool:
+    """The text refers to papers already discussed ("its use of tools", "these two") and names none of its own."""
+    from rag.question import names_in
+
+    return bool(_SINGULAR.search(text) or _PLURAL.search(text)) and not names_in(text)
 
 
 def own_topic_words(question: str) -> set[str]:
@@ -223,23 +234,6 @@ def _recent(table: list[Shown], count: int) -> list[str]:
     return papers
 
 
-def _enumerated(last: Shown, title_words: Callable[[str], set[str]]) -> list[str]:
-    """The papers of the last turn in the order its question named them, if it named two or more."""
-    from rag.tokens import stems
-
-    pieces = re.split(r",\s*(?:and\s+)?|\s+and\s+|;", last.question.split(":", 1)[-1])
-    if len(pieces) < 2:
-        return []
-    papers: list[str] = []
-    for piece in pieces:
-        words = stems({w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS)
-        overlap = {pid: len(words & stems(title_words(pid))) for pid in last.sources if pid not in papers}
-        best = max(overlap, key=lambda pid: overlap[pid], default=None)
-        if best is not None and overlap[best] > 0:
-            papers.append(best)
-    return papers if len(papers) >= 2 else []
-
-
 def _source_numbers(question: str) -> list[int]:
     return [int(next(g for g in m.groups() if g)) for m in _SOURCE_NUMBER.finditer(question)]
 
@@ -263,24 +257,6 @@ def _ordinal(question: str, listed: list[str]) -> list[str]:
         if 0 <= index < len(listed) and listed[index] not in picked:
             picked.append(listed[index])
     return picked
-
-
-def _named(question: str, table: list[Shown], title_words: Callable[[str], set[str]]) -> list[str]:
-    """Papers on the table the question names by a distinctive title word, most recent turns first."""
-    from rag.question import names_in
-    from rag.tokens import stems
-
-    # "the jigsaw one": the words before "one" name it by its title; elsewhere only a name ("TRIM-KV") does.
-    phrase = _ONE_PHRASE.search(question)
-    # Names, and words written capitalised mid-sentence ("from Tactic").
-    named = names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
-    wanted = stems({w.lower() for w in [*(phrase.group(1).split() if phrase else []), *named]} - QUESTION_WORDS)
-    found: list[str] = []
-    for shown in reversed(table):
-        for paper_id in dict.fromkeys([*shown.listed, *shown.sources]):  # answered first, then the other sources
-            if paper_id not in found and stems(title_words(paper_id)) & wanted:
-                found.append(paper_id)
-    return found
 
 
 def complete_ellipsis(rest: str, previous: str) -> str:

@@ -24,7 +24,8 @@ QUESTION_WORDS = frozenset(
     "tell than into using used use paper papers work works study studies propose proposed proposes "
     "problem problems solve solves address addresses tackle approach method methods "
     "whats hows whos wheres whys "  # chat spelling of "what's"
-    "here other others else besides".split())  # "Which other papers here …": where and which, not what about
+    "here other others else besides "  # "Which other papers here …": where and which, not what about
+    "ok okay alright so well hmm oh hey cool thanks thank yeah yes sure please just actually".split())  # chat filler
 # The frame of a question asking for several papers ("Which papers …", "Are there any works on …"): it says
 # what is wanted, not what about. Embedded with the question, it pulls the dense rankings towards
 # abstracts that talk about "papers" and "works"; the dense rankings and the evidence stage embed the
@@ -37,7 +38,14 @@ _FRAME = re.compile(
     # "Which other papers here …", "Which papers in this collection …": where to look is not the topic
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
+# "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back.
+_WHERE = re.compile(r"\b(?:in|from|of|within|among)\s+(?:this|the|your|our)\s+(?:collection|set|index|corpus|database|"
+                    r"library)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
+
+
+def without_where(text: str) -> str:
+    return _WHERE.sub(" ", text)
 
 
 def content_words(text: str) -> set[str]:
@@ -47,13 +55,13 @@ def content_words(text: str) -> set[str]:
 
 def keyword_query(question: str) -> str:
     """The question without its scaffolding, in original order; the question itself if nothing is left."""
-    words = [w for w in _WORD.findall(search_text(question).lower()) if w not in QUESTION_WORDS]
+    words = [w for w in _WORD.findall(search_text(without_where(question)).lower()) if w not in QUESTION_WORDS]
     return " ".join(words) or question
 
 
 def topic_query(question: str) -> str:
     """The question without a leading frame asking for papers: "Which papers study X?" → "study X?"."""
-    topic = _FRAME.sub("", question, count=1)
+    topic = without_where(_FRAME.sub("", question, count=1))
     return topic if len(content_words(topic)) >= 2 else question
 
 

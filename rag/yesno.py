@@ -35,13 +35,16 @@ def verdict(question: str, name: str, sentences: list[EvidenceSentence]) -> tupl
               and not w.isdigit()]
     if not wanted or len(wanted) > 4:
         return None
-    for sentence in sentences:
-        if any(_negated(form, sentence.text) for w in wanted for form in _forms(w)):
+    def holds(sentence: EvidenceSentence) -> bool:  # every word asked about, in some form
+        held = stems(content_words(sentence.text))
+        return all(stems(set(_forms(w))) & held for w in wanted)
+
+    for sentence in sentences:  # (a lone negated word is not enough: "without noisy data" for "… multi-view data?")
+        if any(_negated(form, sentence.text) for w in wanted for form in _forms(w)) and (
+                len(wanted) == 1 or holds(sentence)):
             return "No", sentence
     for sentence in sentences:
-        held = stems(content_words(sentence.text))
-        if (all(stems(set(_forms(w))) & held for w in wanted)
-                and role_of(sentence, name) in (Role.METHOD, Role.RESULT)):
+        if holds(sentence) and role_of(sentence, name) in (Role.METHOD, Role.RESULT):
             return "Yes", sentence
     return None
 
@@ -54,7 +57,9 @@ def _forms(word: str) -> list[str]:
 
 def _negated(word: str, text: str) -> bool:
     w = re.escape(word)
-    pattern = (rf"\b{w}[-\s]free\b|\bwithout\s+(?:any\s+|the\s+need\s+(?:for|of)\s+|requiring\s+|extra\s+|"
-               rf"additional\s+)?(?:[\w-]+\s+)?{w}\w*\b|\bno\s+(?:need\s+(?:for|of)\s+|extra\s+|additional\s+)?{w}\w*\b|"
+    # "eliminating the need for multi-view training data", "removes the need for retraining", "avoids any …"
+    pattern = (rf"\b{w}[-\s]free\b|\b(?:without|(?:eliminat|remov|avoid|obviat|bypass)\w*\s+the\s+(?:need|"
+               rf"requirement)\s+(?:for|of))\s+(?:any\s+|the\s+need\s+(?:for|of)\s+|requiring\s+|extra\s+|"
+               rf"additional\s+)?(?:[\w-]+\s+){{0,2}}{w}\w*\b|\bno\s+(?:need\s+(?:for|of)\s+|extra\s+|additional\s+)?{w}\w*\b|"
                rf"\b(?:does|do|did)\s+not\s+(?:require|need|use)\s+(?:any\s+)?(?:[\w-]+\s+)?{w}\w*\b")
     return bool(re.search(pattern, text, re.IGNORECASE))

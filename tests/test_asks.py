@@ -21,6 +21,12 @@ from rag.chat import ChatSession
     ("What approach does it take?", []),
     ("which one was evaluated on real problems?", []),
     ("What is TRIM-KV?", []),  # no thing asked for: "is" follows the question word
+    ("Who are the authors of MaskCO?", ["authors"]),
+    ("Who wrote it?", ["authors"]),
+    ("What is the licence of the GtR code?", ["licence"]),
+    ("What's the training cost for it?", ["cost"]),
+    ("What is the main idea of TRIM-KV?", []),
+    ("Who are the best-performing models?", []),
 ])
 def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
@@ -106,3 +112,8 @@ class TestConversations:
     def test_a_broad_list_lists_the_papers_retrieval_ranked_first(self, engine) -> None:
         (answer,) = _chat(engine, "Which papers are about faster generation?")
         assert {"t5GUEuIsxR", "qIujRzzWnd"} <= {c.paper_id for c in answer.citations}
+
+
+def test_a_detail_a_named_papers_abstract_never_mentions_is_refused_saying_so(engine) -> None:
+    answer = engine.ask("Who are the authors of MaskCO?", backend="extractive")
+    assert answer.refused and "MaskCO does not mention “authors”" in answer.text

@@ -175,3 +175,42 @@ def test_how_a_question_asks_for_a_figure_is_not_a_word_the_abstract_must_hold()
     spec = Paper("s", "SpecBranch", "SpecBranch achieves speedups of over 1.8x to 4.5x against decoding.", "t:1")
     assert coverage("What is the max speedup the second one reports?", [spec]) == 1.0
     assert coverage("How many GPU hours did training take?", [spec]) < 0.5
+
+
+class TestMoreReferences:
+    def test_is_one_of_them_is_a_choice_among_the_listed_papers(self) -> None:
+        found = ref("Is one of them about jigsaw puzzles?", [LIST])
+        assert found.choice and found.paper_ids == ["tactic", "d2f", "trim"]
+
+    def test_a_paper_on_the_table_described_by_its_title_words(self) -> None:
+        found = ref("The one about the retention gate: what does it find?", [LIST, ONE])
+        assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["trim"])
+
+    def test_an_ordinal_counts_in_the_papers_this_question_names(self) -> None:
+        found = ref("I'll look at the jigsaw and TRIM-KV papers. What does the first one do?", [LIST])
+        assert found.paper_ids == ["jig"]
+
+    def test_an_ordinal_counts_in_the_papers_named_before_a_colon(self) -> None:
+        table = [LIST, Shown("Compare TRIM-KV and Tactic: which data?", sources=["tactic", "trim"],
+                             cited=["tactic", "trim"])]
+        assert ref("By how much does the first one speed up decoding?", table).paper_ids == ["trim"]
+
+
+@pytest.mark.parametrize("question, back", [
+    ("Is there a paper that turns a video model into a 3D generator?", False),  # "that" relates, refers to nothing
+    ("Is there a paper on watermarking in this collection?", False),  # where to look
+    ("How is that different from Omni-View?", True),
+    ("And is that training-free?", True),
+    ("Does that method need labels?", True),
+])
+def test_what_refers_back(question: str, back: bool) -> None:
+    from rag.followup import refers_back
+
+    assert refers_back(question) is back
+
+
+def test_chat_filler_is_no_topic_word() -> None:
+    from rag.references import own_topic_words
+
+    assert own_topic_words("ok, and what does it beat?") == {"beat"}
+    assert own_topic_words("alright, so what region is it for?") == {"region"}

@@ -12,6 +12,8 @@ SENTENCES = [EvidenceSentence(t, 0.5, i) for i, t in enumerate([
     "Sparse attention is widely used for long contexts.",
     "We propose GateKV, a calibration-free method that keeps tokens by a learned retention gate.",
     "Experiments on LongBench show a 2.1x speedup with distillation from a frozen model.",
+    "It distils a video model into 3D, eliminating the need for multi-view training data.",
+    "We remove noisy data points before training.",
 ])]
 
 
@@ -20,6 +22,8 @@ SENTENCES = [EvidenceSentence(t, 0.5, i) for i, t in enumerate([
     ("Does it need recalibration?", "No", 1),  # a "re-" of repetition: answered by "calibration-free"
     ("Does it use distillation?", "Yes", 2),  # a result sentence holding every word of it
     ("Does it show a speedup on LongBench?", "Yes", 2),
+    ("Does it need multi-view data?", "No", 3),  # "eliminating the need for multi-view training data"
+    ("Does it use noisy data points?", "Yes", 4),  # "removes noisy data", and the need for other data is no "No"
 ])
 def test_a_sentence_that_settles_it_gives_the_verdict(question: str, word: str, position: int) -> None:
     found = verdict(question, "GateKV", SENTENCES)

@@ -1,0 +1,59 @@
+"""Papers on the table the user points at by what they are called: their own enumeration ("MoH and MaskCO. …
+the first one"), a name or distinctive title word ("TRIM-KV", "the jigsaw one"), or a description ("the one asking
+why language models make poor implicit reward models"). Used by ``rag.references``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.tokens import QUESTION_WORDS
+from rag.types import Shown
+
+_DESCRIBED = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:about|on|asking|that|which|where|with|showing|arguing|"
+                        r"proposing|studying|for)\s+([^:?;]+)", re.IGNORECASE)
+_ONE_PHRASE = re.compile(r"\bthe\s+([\w\-]+(?:\s+[\w\-]+)?)\s+(?:one|paper|method|approach|work)\b", re.IGNORECASE)
+
+
+def user_order(question: str, candidates: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
+    """The papers of ``candidates`` in the order ``question`` names them, if one of its clauses names two or more
+    ("Compare MetaMuse and MoH: …", "I'm comparing: TRIM-KV, Tactic and D2F")."""
+    from rag.tokens import stems
+
+    for clause in re.split(r"[:.?!]\s+|:", question):
+        pieces = re.split(r",\s*(?:and\s+)?|\s+(?:and|vs\.?|versus)\s+|;", clause)
+        papers: list[str] = []
+        for piece in pieces if len(pieces) >= 2 else []:
+            words = stems({w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS)
+            overlap = {pid: len(words & stems(title_words(pid))) for pid in candidates if pid not in papers}
+            best = max(overlap, key=lambda pid: overlap[pid], default=None)
+            if best is not None and overlap[best] > 0:
+                papers.append(best)
+        if len(papers) >= 2:
+            return papers
+    return []
+
+
+def named_on_table(question: str, table: list[Shown], title_words: Callable[[str], set[str]]) -> list[str]:
+    """Papers on the table the question names by a distinctive title word, most recent turns first."""
+    from rag.question import names_in
+    from rag.tokens import content_words, stems
+
+    # "the jigsaw one": the words before "one" name it by its title; elsewhere only a name ("TRIM-KV") does.
+    phrase = _ONE_PHRASE.search(question)
+    # Names, and words written capitalised mid-sentence ("from Tactic").
+    named = names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
+    wanted = stems({w.lower() for w in [*(phrase.group(1).split() if phrase else []), *named]} - QUESTION_WORDS)
+    found: list[str] = []
+    on_table = [pid for shown in reversed(table) for pid in dict.fromkeys([*shown.listed, *shown.sources])]
+    for paper_id in dict.fromkeys(on_table):  # the latest turn first; its answered papers, then its other sources
+        if paper_id not in found and stems(title_words(paper_id)) & wanted:
+            found.append(paper_id)
+    if not found and (described := _DESCRIBED.search(question)):  # "the one asking why LMs make poor …": the
+        words = stems(set(content_words(described.group(1))))  # paper whose title's rare words it uses most
+        overlap = {pid: len(stems(title_words(pid)) & words) for pid in dict.fromkeys(on_table)}
+        best = sorted(overlap.values(), reverse=True)[:2]
+        if best and best[0] > 0 and (len(best) < 2 or best[0] > best[1]):
+            found = [max(overlap, key=lambda pid: overlap[pid])]
+    return found
