@@ -128,7 +128,10 @@ def _lower(text: str) -> str:
     return text[:1].lower() + text[1:] if text.split(" ", 1)[0] in _COMMON_OPENERS else text
 
 
-_COMMON_OPENERS = frozenset("The They Their This These Those It Its In By To A An On For With Each Both".split())
+_COMMON_OPENERS = frozenset("The They Their This These Those It Its In By To A An On For With Each Both Experiments "
+                            "Extensive Experimental Results Existing Recent Current Compared Across Using Through "
+                            "Building Based Given Unlike Despite While When As Overall Empirically Evaluations "
+                            "Our We Such Most Many Several".split())
 
 
 def _said(plan: PaperPlan, quotes: int | None = None, start: int = 0) -> str:

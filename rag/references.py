@@ -178,10 +178,12 @@ REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final
 
 
 def points_back(text: str) -> bool:
-    """The text refers to papers already discussed ("its use of tools", "these two") and names none of its own."""
+    """The text refers to papers already discussed ("its use of tools", "these two") and names none of its own (not
+    even a short acronym: "How does RGM get its …")."""
     from rag.question import names_in
 
-    return bool(_SINGULAR.search(text) or _PLURAL.search(text)) and not names_in(text)
+    return bool(_SINGULAR.search(text) or _PLURAL.search(text)) and not names_in(text) and not re.search(
+        r"\b[A-Z][A-Z0-9]+\b", text)
 
 
 def own_topic_words(question: str) -> set[str]:

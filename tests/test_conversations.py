@@ -60,3 +60,11 @@ def test_the_first_one_is_the_first_the_user_named(engine) -> None:
                       "Compare MetaMuse and MoH: what problems were they evaluated on?",
                       "By how much does the first one cut cache misses?")
     assert cited(first) == [METAMUSE] and "35.76%" in first.text
+
+
+def test_a_comparison_piece_naming_a_short_acronym_is_searched_not_carried(engine) -> None:
+    *_, compared = _chat(engine, "Which paper asks whether small language models can verify their own candidates "
+                                 "under test-time scaling?",
+                         "How does RGM get its process reward model without step-level labels, compared to T1?")
+    assert set(cited(compared)) == {T1, "tF56uyxdDy"}  # "How does RGM get its …" names RGM: not the carried T1
+    assert "By contrast" in compared.text and ", Experiments show" not in compared.text  # lower-cased after a comma
