@@ -12,7 +12,7 @@ from rag.tokens import content_words, stems
 
 # "What GPU did they …", "Which license is …", "what base model did they train …", "How many GPU hours …": the
 # thing asked for is the noun phrase right after the question word.
-_ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:what|which)\s+"
+_ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on|with|at|from|by|for)\s+)?(?:(?:what|which)\s+"
                     r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
                     r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have"
@@ -20,7 +20,11 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:what|which)
                     # "What is the licence of …", "What's the training cost for …", "Who are the authors …"
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)|(?P<wrote>who)\s+(?:wrote|"
-                    r"authored)\b)", re.IGNORECASE)
+                    r"authored)\b"
+                    # "Do they report the carbon footprint …?"
+                    r"|(?:do|does|did|is|are)\s+(?:they|it|the\s+[\w-]+)\s+(?:report|mention|give|state|say|disclose|"
+                    r"list|provide|specify|include)\w*\s+(?:the\s+|any\s+|an?\s+|their\s+|its\s+)?"
+                    r"(?P<report>(?:[\w-]+\s+){0,2}[\w-]+))", re.IGNORECASE)
 # The details an abstract seldom states and, when it does, writes by name: hardware, cost, licence, people,
 # training settings. Only these are refused as "not mentioned": a question for a kind of thing ("What attack …?",
 # "What signal …?", "What new metrics …?") is answered by the thing itself, which an abstract names without the
@@ -30,7 +34,7 @@ _DETAILS = frozenset(
     "nodes hours days weeks dollars cost costs price budget money license licence licenses licences licensing "
     "copyright author authors affiliation affiliations institution institutions university universities company "
     "companies funding grant country countries batch epochs epoch optimizer seed seeds hyperparameter hyperparameters "
-    "library libraries programming".split())
+    "library libraries programming carbon footprint emissions co2".split())
 # "Is there a paper here on …?", "Anything on …?", "Are there any papers about …?": whether the collection holds
 # a paper on it at all ("Is there a way to …?" asks for a technique instead).
 _EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?"
@@ -48,13 +52,19 @@ _BARE_COMPARISON = re.compile(r"\b(?:different|differ|differs|compare|compares|s
                               r"related)\s*[?.!]*\s*$", re.IGNORECASE)
 
 
+# "… in kilometres?", "… in dollars": a unit the answer would be given in.
+_UNIT = re.compile(r"\bin\s+(km|kilomet(?:re|er)s?|miles|metres|meters|dollars|usd|euros|kwh|watts|tonnes|tons|"
+                   r"gigabytes|terabytes)\b", re.IGNORECASE)
+
+
 def asked_thing(question: str) -> list[str]:
     """The details the question asks for that an abstract would have to write to state them ("gpu" in "What GPU did
-    they use?"); [] when it asks for anything else, which a paper says in its own words ("Which attack …")."""
+    they use?", a unit: "kilometres" in "What is its grid spacing in kilometres?"); [] when it asks for anything
+    else, which a paper says in its own words ("Which attack …")."""
     match = _ASKED.search(question)
     if not match:
-        return []
-    thing = "authors" if match.group("wrote") else next((t for t in match.group("thing", "counted", "of", "who") if t),
+        return [unit.group(1).lower()] if (unit := _UNIT.search(question)) else []
+    thing = "authors" if match.group("wrote") else next((t for t in match.group("thing", "counted", "of", "who", "report") if t),
                                                         "").lower()
     return sorted(content_words(thing) & _DETAILS)
 

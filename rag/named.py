@@ -42,8 +42,10 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
 
     # "the jigsaw one": the words before "one" name it by its title; elsewhere only a name ("TRIM-KV") does.
     phrase = _ONE_PHRASE.search(question)
-    # Names, and words written capitalised mid-sentence ("from Tactic").
-    named = names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
+    # Names, words written capitalised mid-sentence ("from Tactic") and short acronyms ("RGM", which ``names_in``
+    # leaves out as it does "LLM": here only a table paper's own name can match it).
+    named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
+             + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", question))
     wanted = stems({w.lower() for w in [*(phrase.group(1).split() if phrase else []), *named]} - QUESTION_WORDS)
     found: list[str] = []
     on_table = [pid for shown in reversed(table) for pid in dict.fromkeys([*shown.listed, *shown.sources])]

@@ -6,6 +6,7 @@ Each stage is a short function over the turn; the logic it applies lives in its 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rag.asks import asks_existence, bare_comparison, wants_others
@@ -16,7 +17,7 @@ from rag.question import analyse, choice_query, comparison_parts, wants_comparis
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections
-from rag.types import Hit, QuestionKind, Turn
+from rag.types import Hit, Paper, QuestionKind, Turn
 
 if TYPE_CHECKING:
     from rag.backends import LLMBackend
@@ -47,6 +48,11 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     names, rules = retriever.names, settings.decision
     reference = (implicit(resolve(turn.question, turn.table, names.title_words), turn.table, retriever.papers)
                  if turn.table else Reference(ReferenceKind.NONE, question=turn.question))
+    # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
+    # table: a new subject, whatever its pronouns.
+    elsewhere = _titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (p := retriever.papers.get(pid))])
+    if elsewhere:
+        reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
     # A reference names its papers, so their sentences are ranked for the question itself; a short one ("How much
@@ -89,6 +95,16 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         turn.top_k = max(turn.top_k, rules.max_list_papers)
     if turn.compare_ids:
         turn.shape.kind = QuestionKind.COMPARISON
+
+
+_TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
+
+
+def _titled_elsewhere(question: str, papers: list[Paper]) -> bool:
+    """The question calls a paper by capitalised words ("the Decision Pre-Trained Transformer one") that none of
+    ``papers`` writes."""
+    titled = _TITLED.search(question)
+    return bool(titled) and not any(titled.group(1).lower() in f"{p.title} {p.abstract}".lower() for p in papers)
 
 
 def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> None:
@@ -170,14 +186,20 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
     ranked against the question (a compared paper's against its own piece of the question)."""
     from rag.evidence import gather_evidence
+    from rag.tokens import content_words
 
     names, sentences = retriever.names, retriever.sentences
     weight = settings.answer.lexical_weight
     named_papers = {n: names.papers_mentioning(n) for n in names.distinctive_names(turn.query)}
     # A turn about papers on the table is not refused for a weak match, so it may read "calibration-free" as
     # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
-    turn.evidence = gather_evidence(turn.query, turn.vector, turn.hits, sentences, named_papers,
-                                    turn.shape.multilingual, lexical_weight=weight, word_parts=bool(turn.on_table))
+    # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), as retrieval did.
+    query, vector = retriever.bm25.acronyms.expand(turn.query), turn.vector
+    asked = _TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
+    if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
+        query, vector = asked, retriever.encoder.embed_query(asked)
+    turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
+                                    lexical_weight=weight, word_parts=bool(turn.on_table))
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
         for i, item in enumerate(turn.evidence):
             if item.hit.part is not None:
@@ -203,14 +225,14 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
         specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific)
-        if turn.shape.kind is not QuestionKind.CHOICE and not turn.decision.refused:
-            _unless_unstated(turn)
+        if turn.shape.kind is not QuestionKind.CHOICE:  # (refused too: then it says why, if it can)
+            _unless_unstated(turn, [h.paper for h in turn.hits])
     else:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
         if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and turn.shape.names:
-            _unless_unstated(turn)  # "Who are the authors of MaskCO?": a detail of a named paper
+            _unless_unstated(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "Who are the authors of MaskCO?"
         if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)
                 and not turn.shape.multilingual):  # a near-miss: what none of the papers answering it holds
             from rag.nearmiss import missing_qualifiers
@@ -224,14 +246,18 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
 
 
-def _unless_unstated(turn: Turn) -> None:
-    """A question about papers on the table that asks for a thing none of their abstracts mentions ("Which GPU did
-    they use?"): refused, saying so, rather than answered with their nearest sentences."""
-    from rag import prompts
+def _unless_unstated(turn: Turn, papers: list[Paper]) -> None:
+    """A question about ``papers`` that asks for a thing none of their abstracts mentions ("Which GPU did they
+    use?"): refused, saying so, rather than answered with their nearest sentences."""
     from rag.asks import asked_thing, unstated
 
-    papers = [e.hit.paper for _, e in turn.decision.chosen]
-    missing = unstated(asked_thing(turn.question), [f"{p.title} {p.search_text}" for p in papers])
+    _not_stated(turn, papers, unstated(asked_thing(turn.question), [f"{p.title} {p.search_text}" for p in papers]))
+
+
+def _not_stated(turn: Turn, papers: list[Paper], missing: list[str]) -> None:
+    """Refused, naming the papers and the words none of their abstracts mentions."""
+    from rag import prompts
+
     if papers and missing:
         names = [p.short_name for p in papers]
         many = len(names) > 1
@@ -239,7 +265,8 @@ def _unless_unstated(turn: Turn) -> None:
         turn.decision.reason = prompts.REFUSAL_NOT_STATED.format(
             abstracts="abstracts" if many else "abstract", verb="do" if many else "does",
             papers=" and ".join([", ".join(names[:-1]), names[-1]] if many else names),
-            things=" or ".join(f"“{w}”" for w in missing), them="them" if many else "it")
+            things=" or ".join([", ".join(f"“{w}”" for w in missing[:-1]), f"“{missing[-1]}”"] if missing[:-1] else
+                               [f"“{missing[0]}”"]), them="them" if many else "it")
 
 
 def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:

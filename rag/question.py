@@ -24,6 +24,9 @@ _LIST = re.compile(
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|vs\.?|versus|"
                       r"contrast|different\s+(?:from|than|to))\b|比较|对比|区别|不同", re.IGNORECASE)
+# "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it compares.
+_ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work|study)\s+(?:on|about|that|which|"
+                        r"where)\b", re.IGNORECASE)
 _COMPARE_WEAK = re.compile(r"\b(each|both|respectively)\b|分别|各自", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
 # Where the papers being compared are separated from each other.
@@ -100,7 +103,8 @@ def wants_comparison(question: str) -> bool:
 def analyse(question: str) -> QuestionShape:
     shape = QuestionShape(kind=QuestionKind.SINGLE, names=names_in(question),
                           multilingual=needs_multilingual(question))
-    if _COMPARE.search(question) or (_COMPARE_WEAK.search(question) and len(shape.names) >= 2):
+    if (_COMPARE.search(question) or (_COMPARE_WEAK.search(question) and len(shape.names) >= 2)) and not (
+            _ONE_PAPER.search(question) and len(shape.names) < 2):
         parts = comparison_parts(question)
         if len(parts) < 2 and len(shape.names) >= 2:
             parts = shape.names[:MAX_PARTS]

@@ -158,16 +158,24 @@ def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper])
             or last.listed[0] not in papers or names_in(reference.question)
             or _ASKS_FOR_PAPERS.search(reference.question) or not 2 <= len(own_topic_words(reference.question)) <= 4):
         return reference
-    if coverage(reference.question, [papers[last.listed[0]]]) < 1.0:
+    # A fragment without a question word ("value-based or policy-gradient?", "model sizes?") leans on the last turn
+    # even when the abstract words only half of it.
+    fragment = not _ASKING.match(reference.question) and len(own_topic_words(reference.question)) <= 2
+    if coverage(reference.question, [papers[last.listed[0]]]) < (0.5 if fragment else 1.0):
         return reference
     return Reference(ReferenceKind.PRONOUN, list(last.listed), reference.question)
+
+
+_ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where|when|is|are|was|were|does|do|did|can|"
+                     r"could|would|will|should|has|have|tell|describe|explain|list|find|show|give|compare|summari[sz]e|"
+                     r"any|anything|i|i'm|we|please)\b", re.IGNORECASE)
 
 
 # Words any paper's abstract could answer to: a question made only of them names no topic of its own.
 GENERIC_WORDS = frozenset("many much model models dataset datasets data method methods result results benchmark "
                      "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
                      "metric metrics performance code trained training train test tested main key limitation "
-                     "limitations contribution contributions idea ideas work".split())
+                     "limitations contribution contributions idea ideas work kind kinds type types sort sorts".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
                                 "reported reach reaches achieve achieves headline".split())
@@ -182,8 +190,9 @@ def points_back(text: str) -> bool:
     even a short acronym: "How does RGM get its …")."""
     from rag.question import names_in
 
+    # ("I remember a paper that distills … so it doesn't need …": "it" is the paper this text introduces.)
     return bool(_SINGULAR.search(text) or _PLURAL.search(text)) and not names_in(text) and not re.search(
-        r"\b[A-Z][A-Z0-9]+\b", text)
+        r"\b[A-Z][A-Z0-9]+\b|\b(?:a|an|another)\s+(?:[\w-]+\s+)?(?:paper|work|method|approach|study|framework)\b", text)
 
 
 def own_topic_words(question: str) -> set[str]:

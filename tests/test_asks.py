@@ -22,6 +22,7 @@ from rag.chat import ChatSession
     ("which one was evaluated on real problems?", []),
     ("What is TRIM-KV?", []),  # no thing asked for: "is" follows the question word
     ("Who are the authors of MaskCO?", ["authors"]),
+    ("Under which licence is its code released?", ["licence"]),
     ("Who wrote it?", ["authors"]),
     ("What is the licence of the GtR code?", ["licence"]),
     ("What's the training cost for it?", ["cost"]),
@@ -106,6 +107,7 @@ class TestConversations:
     def test_a_short_acronym_inside_the_abstracts_longer_one_is_not_unknown(self, engine) -> None:
         names = engine.retriever.names
         assert names.missing_names(["LMs", "QZX", "HyperQuokka"]) == ["QZX", "HyperQuokka"]  # they write "sLMs"
+        assert names.missing_names(["PDEs", "QZXs"]) == ["QZXs"]  # an abstract writes "PDE"
         (answer,) = _chat(engine, "anything here on small LMs as verifiers for test-time scaling?")
         assert not answer.refused and answer.citations[0].paper_id == "tBkLWfmugI"
 

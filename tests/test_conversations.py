@@ -68,3 +68,49 @@ def test_a_comparison_piece_naming_a_short_acronym_is_searched_not_carried(engin
                          "How does RGM get its process reward model without step-level labels, compared to T1?")
     assert set(cited(compared)) == {T1, "tF56uyxdDy"}  # "How does RGM get its …" names RGM: not the carried T1
     assert "By contrast" in compared.text and ", Experiments show" not in compared.text  # lower-cased after a comma
+
+
+def test_a_paper_the_turn_itself_introduces_is_compared_not_the_one_on_the_table(engine) -> None:
+    *_, compared, choice = _chat(
+        engine, "Is there a paper in here about one unified model that does both 3D scene understanding and "
+                "generation from multiview images?",
+        "I also remember a paper that distills a video diffusion model into 3D Gaussian Splatting so it doesn't need "
+        "real multi-view data. How is that one different from Omni-View?",
+        "Which of the two could I use if all I have is one photo or a text prompt?")
+    assert set(cited(compared)) == {LYRA, OMNI_VIEW} and cited(choice)[0] == LYRA
+
+
+def test_the_paper_on_x_is_one_paper_whatever_it_compares(engine) -> None:
+    (answer,) = _chat(engine, "According to the paper on implicit reward models, what is the root cause of their "
+                              "worse generalization compared to explicit reward models?")
+    assert cited(answer) == ["qW05yhm3Zo"]
+
+
+def test_a_unit_or_a_reported_detail_the_abstract_lacks_is_refused_saying_so(engine) -> None:
+    *_, grid, carbon, sources = _chat(engine, "How far ahead does the rainfall forecasting paper forecast?",
+                                      "What's its grid spacing in kilometres?",
+                                      "do they report the carbon footprint of training?",
+                                      "OK, which data sources does it combine then?")
+    assert grid.refused and "“kilometres”" in grid.text and carbon.refused and "“carbon”" in carbon.text
+    assert not sources.refused and cited(sources) == [RAINPRO] and "satellite" in sources.text
+
+
+def test_a_two_word_fragment_asks_the_paper_just_discussed(engine) -> None:
+    *_, fragment = _chat(engine, "Spectral Bellman Method: derived from which condition?",
+                         "value-based or policy-gradient?")
+    assert cited(fragment) == ["tHmiydOQhn"] and "value-based" in fragment.text
+
+
+def test_a_paper_called_by_its_title_words_is_searched_not_taken_from_the_table(engine) -> None:
+    *_, titled = _chat(engine, "Spectral Bellman Method: derived from which condition?",
+                       "any other RL papers in the set?",
+                       "the Decision Pre-Trained Transformer one - which training choice do they apply when scaling "
+                       "it to many domains?")
+    assert cited(titled) == ["t6roJiPN6Y"] and "Flow Matching" in titled.text.split("[1]")[0]
+
+
+def test_a_short_acronym_names_a_paper_on_the_table(engine) -> None:
+    *_, rgm = _chat(engine, "Which papers here involve process reward models?",
+                    "For the operations research one: what dataset did they build?",
+                    "Now RGM: how many extra parameters does it need for trajectory scoring?")
+    assert not rgm.refused and cited(rgm) == ["tF56uyxdDy"] and "50M" in rgm.text

@@ -63,6 +63,8 @@ def test_an_object_the_lexicon_knows_only_as_an_adjective_and_its_coordinate_are
     ("Is there a reward model to make operations research easier?", PRM),  # "to make": an infinitive
     ("Is there a model for rainfall probabilities over Europe?", RAIN),  # everything held
     ("What about a big rainfall model?", RAIN),  # an adjective that grades, not a topic
+    ("Is there a rainfall forecasting model in this collection?", RAIN),  # where to look
+    ("Any rainfall forecasting models for PDEs?", paper("pde", "Rainfall as a PDE", "We forecast rainfall with a PDE.")),
 ])
 def test_words_that_ask_or_are_held_are_not_missing(bm25, question, chosen):
     assert missing_qualifiers(question, [chosen], bm25) == []

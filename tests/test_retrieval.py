@@ -110,3 +110,15 @@ class TestRetriever:
         names = NameIndex({p.paper_id: p for p in papers}, None, settings.retrieval, settings.decision)  # no BM25
         assert "dpt" in names.title_words("d")  # "the DPT paper"
         assert "obscuro" in names.title_words("o") and "fow" not in names.title_words("d")
+
+
+def test_an_acronym_is_spelled_out_as_the_corpus_defines_it() -> None:
+    from rag.retrieval.acronyms import AcronymExpander
+
+    texts = ["We use reinforcement learning (RL) here.", "Large language models (LLMs) and key-value (KV) caches.",
+             "In-context reinforcement learning (ICRL) scales.", "Offline RL (RL) is odd."]
+    expander = AcronymExpander(texts)
+    assert expander.expand("any other RL papers?") == "any other RL papers? reinforcement learning"
+    assert expander.expand("How do LLMs shrink the KV cache?").endswith("large language models key-value")
+    assert expander.expand("What is TRIM-KV?") == "What is TRIM-KV?"  # part of a name, not an acronym of its own
+    assert expander.expand("reinforcement learning (RL) for robots") == "reinforcement learning (RL) for robots"

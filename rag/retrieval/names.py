@@ -121,14 +121,16 @@ class NameIndex:
     def missing_names(self, names: list[str]) -> list[str]:
         """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
         vocabulary = self.bm25.vocabulary
-        missing = []
-        for name in names:
+
+        def absent(name: str) -> bool:
             tokens = self.bm25.tokens(name)
             whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
-            if tokens and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts):
-                if not self._in_longer_acronym(name):
-                    missing.append(name)
-        return missing
+            return bool(tokens) and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts)
+
+        # An acronym's plural ("PDEs") is there if its singular is ("PDE"); "LMs" if a longer acronym ends with it.
+        return [name for name in names if absent(name) and not (re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z0-9]s", name)
+                                                                and not absent(name[:-1]))
+                and not self._in_longer_acronym(name)]
 
     def _in_longer_acronym(self, name: str) -> bool:
         """"LMs" where the abstracts write "sLMs" or "LLMs": a short acronym (two to four capitals, perhaps plural) is

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rag.injection import addresses_model
 from rag.roles import Role, stored_role
 from rag.settings import RetrievalSettings
+from rag.retrieval.acronyms import AcronymExpander
 from rag.tokens import keyword_query, lexical_text
 from rag.types import Paper
 
@@ -96,9 +97,11 @@ class BM25Ranker:
         self.vocabulary: dict[str, int] = bm25.vocab_dict
         self._bm25 = bm25
         self.retriever = _string_query_retriever(bm25, self.stemmer, min(top_k or settings.candidates, len(papers)))
+        self.acronyms = AcronymExpander([p.abstract for p in papers])
 
     def rank(self, query: str, vector: np.ndarray | None = None) -> Ranking:
-        return by_paper((r.node.node_id, float(r.score)) for r in self.retriever.retrieve(keyword_query(query)))
+        query = keyword_query(self.acronyms.expand(query))
+        return by_paper((r.node.node_id, float(r.score)) for r in self.retriever.retrieve(query))
 
     def tokens(self, text: str) -> list[str]:
         """``text`` as BM25 reads it: stemmed tokens without stop words."""
