@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
     from rag.settings import Settings
 
-EXAMPLES = 5  # cited example papers in an answer (one per group, largest groups first)
+EXAMPLES = 5  # cited example papers in a count's answer
+SMALL_GROUP = 3  # a group line cites all its papers up to this many, else the one nearest the topic or its centre
+SMALL_COLLECTION = 50  # …or all of them in a collection this small: the answer is its table of contents
 MAX_CLUSTERS, MAX_TOPIC_CLUSTERS = 12, 5
 MIN_CLUSTERED, MIN_THEMES = 6, 10  # papers without an area clustered from; papers on a topic grouped into themes from
 
@@ -76,7 +78,8 @@ _REFERS = re.compile(r"(?i)^(?:this|that|these|those|it|its|their|our|your|the\s
 _TOPIC_TAIL = re.compile(rf"(?i)(?:\s+(?:in|across|among|within|from|at|of)\s+{_COLL}|\s+(?:are|is|were|there|research|"
                          rf"work|papers|literature|area|field|this\s+year|{_ROUGHLY}|at\s+iclr(?:\s*2026)?),?)+\s*$")
 # Words before a question or around a count that do not change it ("OK. So what is new …", "Roughly how many …").
-_LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|then|also|next|hmm|right|roughly|"
+_LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|then|also|next|hmm|right|roughly|hey|hi|"
+                   r"hello|cool|nice|"
                    r"approximately|about)\b[\s,.!:;-]*)+")
 
 
@@ -148,7 +151,7 @@ def answer_collection(question: str, intent: CollectionIntent, retriever: Hybrid
     ids = stats.ids
     named = [CollectionGroup(label, len(m), [ids[i] for i in m], kind) for label, m, kind in groups]
     chart = CollectionStats(intent.kind, stats.size, named, intent.topic, [ids[i] for i in matched], method)
-    text = re.sub(r"\n(?!- )", "\n\n", "\n".join(line for line in lines if line))  # a paragraph, or a list's item
+    text = re.sub(r"\n(?!\s*- )", "\n\n", "\n".join(line for line in lines if line))  # a paragraph, or a list's item
     answer = Answer(question=question, text=text, refused=False,
                     citations=writer.citations, sources=writer.sources, backend="collection",
                     query=intent.topic or question, ranked_paper_ids=[s.paper_id for s in writer.sources],
@@ -243,10 +246,18 @@ class _Writer:
         return [(label, g, "topic") for label, g in self.stats.clusters(members, k, scope, exclude)]
 
     def group_lines(self, groups: list[Group], describe: bool) -> list[str]:
-        """One line a group, the first few with the member nearest the topic (or the group's centre) cited."""
-        return [f"- {label}: {len(m):,} paper{'s' * (len(m) != 1)}"
-                + (f", e.g. {self.cite(self.nearest(m)[0], describe)}" if i < EXAMPLES else "")
-                for i, (label, m, _) in enumerate(groups)]
+        """One line a group, each citing an example: the member nearest the topic (or the group's centre), or all its
+        members when there are only a few (every area a user asks about shows a paper to open)."""
+        lines = []
+        for label, m, _ in groups:
+            head = f"- {label}: {len(m):,} paper{'s' * (len(m) != 1)}"
+            if len(m) > SMALL_GROUP and self.stats.size > SMALL_COLLECTION:
+                lines.append(f"{head}, e.g. {self.cite(self.nearest(m)[0], describe)}")
+            elif len(m) == 1:
+                lines.append(f"{head}: {self.cite(m[0], describe)}")
+            else:  # one nested line a paper
+                lines += [f"{head}:", *(f"    - {self.cite(x, describe)}" for x in m)]
+        return lines
 
     def nearest(self, members: list[int]) -> list[int]:
         vectors = self.stats.vectors[members]

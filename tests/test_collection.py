@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rag import prompts, topics
-from rag.collection import EXAMPLES, CollectionAnswer, CollectionIntent, answer_collection, collection_intent
+from rag.collection import EXAMPLES, SMALL_COLLECTION, SMALL_GROUP, CollectionAnswer, CollectionIntent, answer_collection, collection_intent
 
 AREAS, COUNT, TRENDS = "areas", "count", "trends"
 POSITIVES = [
@@ -44,6 +44,7 @@ POSITIVES = [
     ("What is the number of papers about graph neural networks?", COUNT, "graph neural networks"),
     ("How many papers use TRIM-KV?", COUNT, "TRIM-KV"),  # a count may be of a name
     ("What is new in test-time scaling?", TRENDS, "test-time scaling"),
+    ("Hey, what's new in test-time scaling in this collection?", TRENDS, "test-time scaling"),
     ("Give me a summary of the main trends across the collection", TRENDS, None),
     ("What are the main trends?", TRENDS, None),
     ("Summarize the collection.", TRENDS, None),
@@ -229,7 +230,17 @@ def test_the_main_trends_are_labelled_clusters_of_every_paper(engine) -> None:
     assert len(groups) >= 2 and all(g.kind == "topic" and g.label and g.label != "other" for g in groups)
     ids = [pid for g in groups for pid in g.paper_ids]
     assert sorted(ids) == sorted(p.paper_id for p in engine.papers())  # a partition
-    assert 3 <= len(result.answer.sources) <= 5
+    # a small collection's answer is its table of contents: every paper cited under its group
+    assert len(result.answer.sources) == len(engine.papers()) <= SMALL_COLLECTION
+
+
+def test_in_a_large_collection_each_group_cites_one_example_or_its_few_papers(engine, monkeypatch) -> None:
+    import rag.collection
+
+    monkeypatch.setattr(rag.collection, "SMALL_COLLECTION", 0)
+    result = ask(engine, "Give me a summary of the main trends across the collection")
+    groups = result.stats.groups
+    assert len(result.answer.sources) == sum(g.count if g.count <= SMALL_GROUP else 1 for g in groups)
 
 
 class _NoAreas:
@@ -248,7 +259,7 @@ def test_without_areas_the_papers_are_clustered_and_labelled(engine) -> None:
     groups = result.stats.groups
     assert len(groups) >= 2 and all(g.kind == "topic" and re.search(r"[a-z]{3}", g.label) for g in groups)
     assert sorted(pid for g in groups for pid in g.paper_ids) == sorted(retriever.papers)
-    assert len(result.answer.sources) == min(len(groups), 5)
+    assert len(result.answer.sources) == len(retriever.papers)  # all of a small collection, by group
     intent = CollectionIntent(COUNT, "diffusion models")
     count = answer_collection("How many papers deal with diffusion models?", intent, retriever, engine.settings)
     assert [g.label for g in count.stats.groups] == ["no area given"]
