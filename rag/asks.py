@@ -16,7 +16,7 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on
                     r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
                     r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have"
-                    r"|had)\b"
+                    r"|had|of)\b"
                     # "What is the licence of …", "What's the training cost for …", "Who are the authors …"
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)|(?P<wrote>who)\s+(?:wrote|"
@@ -64,8 +64,8 @@ def asked_thing(question: str) -> list[str]:
     match = _ASKED.search(question)
     if not match:
         return [unit.group(1).lower()] if (unit := _UNIT.search(question)) else []
-    thing = "authors" if match.group("wrote") else next((t for t in match.group("thing", "counted", "of", "who", "report") if t),
-                                                        "").lower()
+    asked = next((t for t in match.group("thing", "counted", "of", "who", "report") if t), "")
+    thing = "authors" if match.group("wrote") else asked.lower()
     return sorted(content_words(thing) & _DETAILS)
 
 

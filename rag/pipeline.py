@@ -194,7 +194,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # A turn about papers on the table is not refused for a weak match, so it may read "calibration-free" as
     # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
     # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), as retrieval did.
-    query, vector = retriever.bm25.acronyms.expand(turn.query), turn.vector
+    query, vector = retriever.bm25.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits}), turn.vector
     asked = _TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
     if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
         query, vector = asked, retriever.encoder.embed_query(asked)

@@ -23,6 +23,7 @@ from rag.chat import ChatSession
     ("What is TRIM-KV?", []),  # no thing asked for: "is" follows the question word
     ("Who are the authors of MaskCO?", ["authors"]),
     ("Under which licence is its code released?", ["licence"]),
+    ("How many dollars of API cost does PEAR save per query?", ["dollars"]),
     ("Who wrote it?", ["authors"]),
     ("What is the licence of the GtR code?", ["licence"]),
     ("What's the training cost for it?", ["cost"]),

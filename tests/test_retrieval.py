@@ -121,4 +121,5 @@ def test_an_acronym_is_spelled_out_as_the_corpus_defines_it() -> None:
     assert expander.expand("any other RL papers?") == "any other RL papers? reinforcement learning"
     assert expander.expand("How do LLMs shrink the KV cache?").endswith("large language models key-value")
     assert expander.expand("What is TRIM-KV?") == "What is TRIM-KV?"  # part of a name, not an acronym of its own
+    assert expander.expand("Does RL help?", names={"RL"}) == "Does RL help?"  # a paper's own name is not spelled
     assert expander.expand("reinforcement learning (RL) for robots") == "reinforcement learning (RL) for robots"

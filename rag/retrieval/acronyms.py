@@ -21,10 +21,11 @@ class AcronymExpander:
         self._texts = texts
         self._long: dict[str, str] = {}
 
-    def expand(self, query: str) -> str:
-        """The query with the long form of each acronym in it that the corpus defines (and the query lacks)."""
-        extra = [long for short in dict.fromkeys(_ACRONYM.findall(query))
-                 if (long := self.long_form(short)) and long not in query.lower()]
+    def expand(self, query: str, names: set[str] = frozenset()) -> str:
+        """The query with the long form of each acronym in it that the corpus defines (and the query lacks), but
+        not of ``names`` (papers' own names, "PEAR": the name already finds its paper's sentences)."""
+        extra = [long for short in dict.fromkeys(_ACRONYM.findall(query)) if short not in names
+                 and (long := self.long_form(short)) and long not in query.lower()]
         return " ".join([query, *extra])
 
     def long_form(self, short: str) -> str:
