@@ -186,18 +186,23 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
     ranked against the question (a compared paper's against its own piece of the question)."""
     from rag.evidence import gather_evidence
+    from rag.references import own_topic_words
     from rag.tokens import content_words
 
     names, sentences = retriever.names, retriever.sentences
     weight = settings.answer.lexical_weight
     named_papers = {n: names.papers_mentioning(n) for n in names.distinctive_names(turn.query)}
-    # A turn about papers on the table is not refused for a weak match, so it may read "calibration-free" as
-    # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
-    # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), as retrieval did.
-    query, vector = retriever.bm25.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits}), turn.vector
+    # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym
+    # is most of the topic ("any other RL papers?"): beside other words, "LLMs" spelled out let any paper on large
+    # language models pass a list's cut.
+    query, vector = turn.query, turn.vector
+    if len(own_topic_words(turn.query)) <= 2:
+        query = retriever.bm25.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
     asked = _TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
     if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
         query, vector = asked, retriever.encoder.embed_query(asked)
+    # A turn about papers on the table is not refused for a weak match, so it may read "calibration-free" as
+    # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
