@@ -12,15 +12,16 @@ from rag.tokens import content_words, stems
 
 # "What GPU did they …", "Which license is …", "what base model did they train …", "How many GPU hours …": the
 # thing asked for is the noun phrase right after the question word.
-_ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on|with|at|from|by|for)\s+)?(?:(?:what|which)\s+"
+_ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on|with|at|from|by|for)\s+)?"
+                    r"(?:(?:what|which)\s+"
                     r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
                     r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have"
                     r"|had|of)\b"
                     # "What is the licence of …", "What's the training cost for …", "Who are the authors …"
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
-                    r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)|(?P<wrote>who)\s+(?:wrote|"
-                    r"authored)\b"
+                    r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)"
+                    r"|(?P<wrote>who)\s+(?:wrote|authored)\b"
                     # "Do they report the carbon footprint …?"
                     r"|(?:do|does|did|is|are)\s+(?:they|it|the\s+[\w-]+)\s+(?:report|mention|give|state|say|disclose|"
                     r"list|provide|specify|include)\w*\s+(?:the\s+|any\s+|an?\s+|their\s+|its\s+)?"

@@ -52,7 +52,8 @@ _AREAS = re.compile("|".join((
 _COUNT = re.compile(rf"^(?:how\s+many|(?:what\s+is\s+)?the\s+(?:number|count|share|fraction|percentage|proportion)\s+"
                     rf"of|what\s+(?:share|fraction|percentage|proportion)\s+of|count)\s+(?:of\s+)?(?:the\s+|all\s+)?"
                     rf"(?P<adjective>(?:[\w\-]+\s+){{0,4}}?){_PAPERS}\b(?P<rest>.*)$", re.IGNORECASE)
-_COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|here|in\s+here|accepted|indexed|included|(?:in|from|of)\s+{_COLL})"
+_COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|here|in\s+here|accepted|indexed|included|"
+                           rf"(?:in|from|of)\s+{_COLL})"
                            rf"\b[\s,]*|(?:does|do)\s+{_COLL}\s+(?:have|contain|include)\b\s*|{_ROUGHLY}[\s,]*)+")
 # What papers do with the topic ("deal with", "are about", "use", "on"): a word (and a particle), not "does" or "cited".
 _VERB = re.compile(r"(?i)(?:(?:are|is|were|that)\s+)?(?!(?:does|do|did|has|had|can|will|would|cite|cited|written|"

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 # "that" only where it stands for a thing ("How is that different …", "… of that?"), not "a paper that turns …".
 _REFERS_BACK = re.compile(
-    r"^\W*that\b|\bthat\s*\?|\b(?:is|does|did|was|can|of|from|than|with|about|like|to)\s+that\b(?!\s+(?:is|are|was|were|"
-    r"can|could|does|do|did|has|have|uses?|used|needs?|makes?|turns?|learns?)\b)|"
+    r"^\W*that\b|\bthat\s*\?|\b(?:is|does|did|was|can|of|from|than|with|about|like|to)\s+that\b"
+    r"(?!\s+(?:is|are|was|were|can|could|does|do|did|has|have|uses?|used|needs?|makes?|turns?|learns?)\b)|"
     r"\b(it|its|it's|they|them|their|this|these|those|that (?:paper|method|model|approach|work|one|framework|benchmark|"
     r"dataset)|the (paper|method|model|approach|authors|work|"
     r"framework|benchmark|dataset|new|previous|proposed|original|authors?)|both|former|latter|same)\b|它|其|这|该|那", re.IGNORECASE)

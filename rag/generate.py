@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from rag import prompts
 from rag.answer import extractive_answer, near_miss_lead
+from rag.backends import BackendError, LLMBackend, Message
 from rag.checked_stream import CheckedStream
 from rag.gist import gist_part
-from rag.backends import BackendError, LLMBackend, Message
 from rag.settings import Settings
 from rag.table import comparison_table
 from rag.types import Answer, Citation, QuestionKind, StreamEvent, Turn

@@ -70,7 +70,7 @@ def gist_part(turn: Turn, llm: Constrained, messages: list, checked: CheckedStre
         fallback.notice = prompts.BACKEND_FAILED_NOTE.format(reason=reason.rstrip("."))
         return 0.0
     if sentence := cited_sentence("".join(pieces)):
-        checked.raw = sentence
+        checked.feed(sentence)
         checked.finish()
     if checked.shown:
         yield show("\n\n" + prompts.GIST.format(sentence=checked.text))

@@ -70,7 +70,8 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
         word = tokens[i]
         singular = word[:-1] if word.endswith("s") and len(word) > 3 else ""  # "PDEs", which the stemmer keeps
         return (word in topic and not word.isdigit() and bool(bm25.tokens(word)) and not held(i)
-                and not _part_of(word, held_words) and not (singular and set(bm25.tokens(singular) or ["-"]) <= held_stems))
+                and not _part_of(word, held_words)
+                and not (singular and set(bm25.tokens(singular) or ["-"]) <= held_stems))
 
     qualifiers: dict[int, int] = {}  # a missing word's place → the place of the held word it qualifies
     for i in (i for i in range(len(tokens)) if missing(i)):

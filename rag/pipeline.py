@@ -50,8 +50,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
                  if turn.table else Reference(ReferenceKind.NONE, question=turn.question))
     # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
     # table: a new subject, whatever its pronouns.
-    elsewhere = _titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (p := retriever.papers.get(pid))])
-    if elsewhere:
+    if turn.table and _titled_elsewhere(turn.question, [p for pid in reference.paper_ids
+                                                        if (p := retriever.papers.get(pid))]):
         reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
@@ -270,8 +270,8 @@ def _not_stated(turn: Turn, papers: list[Paper], missing: list[str]) -> None:
         turn.decision.reason = prompts.REFUSAL_NOT_STATED.format(
             abstracts="abstracts" if many else "abstract", verb="do" if many else "does",
             papers=" and ".join([", ".join(names[:-1]), names[-1]] if many else names),
-            things=" or ".join([", ".join(f"“{w}”" for w in missing[:-1]), f"“{missing[-1]}”"] if missing[:-1] else
-                               [f"“{missing[0]}”"]), them="them" if many else "it")
+            things=" or ".join([", ".join(f"“{w}”" for w in missing[:-1]), f"“{missing[-1]}”"] if missing[:-1]
+                               else [f"“{missing[0]}”"]), them="them" if many else "it")
 
 
 def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:

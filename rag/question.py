@@ -24,7 +24,8 @@ _LIST = re.compile(
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|vs\.?|versus|"
                       r"contrast|different\s+(?:from|than|to))\b|比较|对比|区别|不同", re.IGNORECASE)
-# "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it compares.
+# "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it
+# compares.
 _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work|study)\s+(?:on|about|that|which|"
                         r"where)\b", re.IGNORECASE)
 _COMPARE_WEAK = re.compile(r"\b(each|both|respectively)\b|分别|各自", re.IGNORECASE)

@@ -47,8 +47,9 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
                      r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
                      r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
                      r"|can|could)\b)"
-                     r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+(?:them|these|those|the"
-                     r"\s+\w+)\b", re.IGNORECASE)  # "Is one of them about biological data …?"
+                     # "Is one of them about biological data …?"
+                     r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+"
+                     r"(?:them|these|those|the\s+\w+)\b", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.

@@ -60,6 +60,7 @@ def _negated(word: str, text: str) -> bool:
     # "eliminating the need for multi-view training data", "removes the need for retraining", "avoids any …"
     pattern = (rf"\b{w}[-\s]free\b|\b(?:without|(?:eliminat|remov|avoid|obviat|bypass)\w*\s+the\s+(?:need|"
                rf"requirement)\s+(?:for|of))\s+(?:any\s+|the\s+need\s+(?:for|of)\s+|requiring\s+|extra\s+|"
-               rf"additional\s+)?(?:[\w-]+\s+){{0,2}}{w}\w*\b|\bno\s+(?:need\s+(?:for|of)\s+|extra\s+|additional\s+)?{w}\w*\b|"
+               rf"additional\s+)?(?:[\w-]+\s+){{0,2}}{w}\w*\b"
+               rf"|\bno\s+(?:need\s+(?:for|of)\s+|extra\s+|additional\s+)?{w}\w*\b|"
                rf"\b(?:does|do|did)\s+not\s+(?:require|need|use)\s+(?:any\s+)?(?:[\w-]+\s+)?{w}\w*\b")
     return bool(re.search(pattern, text, re.IGNORECASE))
