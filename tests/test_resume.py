@@ -95,9 +95,12 @@ def test_replacing_generations_leaves_no_vector_folders_behind(index_copy: Path,
         assert unreferenced_folders(index_copy) == []
         assert len([p for p in index_copy.iterdir() if p.is_dir()]) == folders
         sizes.append(folder_bytes(index_copy))
-    # Was: every generation's vector folders kept (+0.7 MB a generation here). Chroma's database keeps the pages
-    # freed by the old generations and reuses them: its size settles instead of growing.
-    assert sizes[-1] <= sizes[-2] * 1.05, sizes
+    # Was: every generation's vector folders kept (+0.7 MB a generation here). The folders are gone; Chroma's own
+    # database still grows by 0.2–0.37 MB a generation (measured over six, five runs, the same before and after this
+    # test's assertion changed: the old one, "the last round adds under 5%", failed in one run of three), so the
+    # bar is the mean growth over the last six generations, well under the old leak.
+    per_generation = (sizes[-1] - sizes[0]) / 6
+    assert per_generation < 0.55e6, sizes
     generation = IndexStore(settings).live_generation()
     for _ in range(3):  # unchanged data: nothing written, the folder as it was
         ingest(settings, [SEEDS, extra], progress=False)
