@@ -36,12 +36,9 @@ def build_messages(turn: Turn, settings: Settings, constrained: bool = False) ->
         best = sorted(item.sentences[:per_paper], key=lambda s: s.position)
         text = " ".join(s.text for s in best)
         blocks.append(prompts.SOURCE_BLOCK.format(n=n, title=item.hit.paper.display_title, sentences=text))
-    if constrained:
-        system = {QuestionKind.COMPARISON: prompts.GIST_COMPARISON_SYSTEM,
-                  QuestionKind.LIST: prompts.GIST_LIST_SYSTEM}.get(turn.shape.kind, prompts.GIST_SYSTEM)
-    else:
-        system = {QuestionKind.COMPARISON: prompts.COMPARISON_SYSTEM, QuestionKind.LIST: prompts.LIST_SYSTEM}.get(
-            turn.shape.kind, prompts.ANSWER_SYSTEM)
+    system = prompts.GIST_SYSTEM if constrained else {QuestionKind.COMPARISON: prompts.COMPARISON_SYSTEM,
+                                                      QuestionKind.LIST: prompts.LIST_SYSTEM}.get(
+        turn.shape.kind, prompts.ANSWER_SYSTEM)
     # The words the evidence was found for: typos read as the corpus words searched for.
     user = (prompts.GIST_USER if constrained else prompts.ANSWER_USER).format(
         question=turn.corrected_question, sources="\n\n".join(blocks))
@@ -92,9 +89,11 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     if llm is not None and not decision.refused:
         checked = CheckedStream(turn, settings, sentences, embed, [fallback.text, *_abstracts(turn, sentences)])
         if hasattr(llm, "stream_json"):  # the local model: the plan at once, then its one checked sentence
+            # (about one paper only: one sentence over several joins what they say, which no source states)
             yield show(fallback.text)
-            speed = yield from gist_part(turn, llm, build_messages(turn, settings, constrained=True), checked,
-                                         fallback, show)
+            if turn.shape.kind is QuestionKind.SINGLE:
+                speed = yield from gist_part(turn, llm, build_messages(turn, settings, constrained=True), checked,
+                                             fallback, show)
             answer = _with_gist(turn, checked, fallback, settings)
         else:  # a hosted model writes the answer's first sentences, each shown once checked
             speed = yield from _model_part(turn, llm, backend, settings, checked, fallback, show)

@@ -41,10 +41,6 @@ _JSON = (' Reply in JSON: "sentence" is {what}; "sources" lists the numbers of t
          "facts, numbers or names that are not in the sources.")
 GIST_SYSTEM = ("You answer questions about research papers using only the given sources."
                + _JSON.format(what="one short sentence, in your own words, that answers the question directly") + _DATA)
-GIST_COMPARISON_SYSTEM = ("You compare research papers using only the given sources."
-                          + _JSON.format(what="one short sentence saying how the papers differ, naming each") + _DATA)
-GIST_LIST_SYSTEM = ("You answer which research papers fit a question using only the given sources." + _JSON.format(
-    what="one short sentence saying what the fitting papers do for the question, naming each") + _DATA)
 GIST_USER = "Sources:\n<sources>\n{sources}\n</sources>\n\nQuestion: {question}\n\nJSON answer:"
 GIST = "In short: {sentence}"
 # What separates the model's checked sentences from the sources' own sentences under them.
