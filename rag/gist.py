@@ -23,7 +23,8 @@ from rag.backends import BackendError, Constrained
 from rag.checked_stream import CheckedStream
 from rag.sentences import split_sentences
 from rag.types import Answer, StreamEvent, Turn
-from rag.verify import strip_markers
+from rag.tokens import content_words, stems
+from rag.verify import markers, repeats, strip_markers
 
 MAX_CHARS = 300  # one sentence
 MAX_TOKENS = 120
@@ -88,13 +89,8 @@ def gist_part(turn: Turn, llm: Constrained, messages: list, checked: CheckedStre
 def _within_one_sentence(text: str, turn: Turn, checked: CheckedStream) -> bool:
     """The sentence's own words (not the question's) are nearly all (``ONE_SENTENCE``) in one sentence of a source
     it cites; a sentence with no words of its own restates the question and says nothing."""
-    from rag.tokens import content_words, stems
-    from rag.verify import markers
-
     own = stems(content_words(strip_markers(text))) - stems(content_words(turn.question))
     by_n = dict(turn.decision.chosen)
-    rows = [row for n in markers(text) if n in by_n
-            for row in checked.sentences.quotable_rows(by_n[n].hit.paper.paper_id)]
-    texts = [checked.sentences.texts[row] for row in rows] + [by_n[n].hit.paper.title for n in markers(text)
-                                                               if n in by_n]
-    return bool(own) and any(len(own & stems(content_words(t))) >= ONE_SENTENCE * len(own) for t in texts)
+    cited = [by_n[n].hit.paper for n in markers(text) if n in by_n]
+    texts = [checked.sentences.texts[row] for paper in cited for row in checked.sentences.quotable_rows(paper.paper_id)]
+    return any(repeats(own, stems(content_words(t)), ONE_SENTENCE) for t in [*texts, *(p.title for p in cited)])

@@ -47,14 +47,12 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
              + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", question))
     wanted = stems({w.lower() for w in [*(phrase.group(1).split() if phrase else []), *named]} - QUESTION_WORDS)
-    found: list[str] = []
-    on_table = [pid for shown in reversed(table) for pid in dict.fromkeys([*shown.listed, *shown.sources])]
-    for paper_id in dict.fromkeys(on_table):  # the latest turn first; its answered papers, then its other sources
-        if paper_id not in found and stems(title_words(paper_id)) & wanted:
-            found.append(paper_id)
+    # The latest turn first; its answered papers, then its other sources.
+    on_table = list(dict.fromkeys(pid for shown in reversed(table) for pid in [*shown.listed, *shown.sources]))
+    found = [paper_id for paper_id in on_table if stems(title_words(paper_id)) & wanted]
     if not found and (described := _DESCRIBED.search(question)):  # "the one asking why LMs make poor …": the
         words = stems(set(content_words(described.group(1))))  # paper whose title's rare words it uses most
-        overlap = {pid: len(stems(title_words(pid)) & words) for pid in dict.fromkeys(on_table)}
+        overlap = {pid: len(stems(title_words(pid)) & words) for pid in on_table}
         best = sorted(overlap.values(), reverse=True)[:2]
         if best and best[0] > 0 and (len(best) < 2 or best[0] > best[1]):
             found = [max(overlap, key=lambda pid: overlap[pid])]

@@ -197,7 +197,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # language models pass a list's cut.
     query, vector = turn.query, turn.vector
     if len(own_topic_words(turn.query)) <= 2:
-        query = retriever.bm25.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
+        query = retriever.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
     asked = _TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
     if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
         query, vector = asked, retriever.encoder.embed_query(asked)

@@ -35,6 +35,7 @@ def verdict(question: str, name: str, sentences: list[EvidenceSentence]) -> tupl
               and not w.isdigit()]
     if not wanted or len(wanted) > 4:
         return None
+
     def holds(sentence: EvidenceSentence) -> bool:  # every word asked about, in some form
         held = stems(content_words(sentence.text))
         return all(stems(set(_forms(w))) & held for w in wanted)

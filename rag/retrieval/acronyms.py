@@ -1,9 +1,10 @@
-"""A question's acronyms spelled out for BM25, as the corpus defines them: "any other RL papers?" also finds the
-abstract that only writes "in-context reinforcement learning". Each acronym's long form is the one the abstracts
-most often write before it in brackets ("reinforcement learning (RL)"), whose initials are the acronym's capitals.
+"""A question's acronyms spelled out as the corpus defines them, for the evidence stage's word match ("any other RL
+papers?" also matches the sentence that writes "in-context reinforcement learning"). Each acronym's long form is the
+one the abstracts most often define it with ("reinforcement learning (RL)"), read by ``coref.definitions``.
 
-Hand-rolled (a regex scan per new acronym, cached): neither bm25s nor llama-index expands queries, and working out
-every abstract's definitions up front (``Paper.acronyms``) takes ~9 s on 4,302 papers.
+Only where an abstract writes "(RL)" is read (a regex scan per new acronym, cached): neither bm25s nor llama-index
+expands queries, and working out every abstract's definitions up front (``Paper.acronyms``) takes ~9 s on 4,302
+papers.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from rag.coref import definitions
+
 # Two capitals or more, on its own (not "KV" of "TRIM-KV"): RL, LLMs, DiT, MLLM.
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?![\w-])")
-_MAX_WORDS = 6
+_WINDOW = 120  # characters before "(RL)" read for its long form
 
 
 class AcronymExpander:
@@ -31,20 +34,9 @@ class AcronymExpander:
     def long_form(self, short: str) -> str:
         key = short[:-1] if short.endswith("s") and len(short) > 2 else short  # "LLMs" is defined as "LLM"
         if key not in self._long:
-            pattern = re.compile(rf"\(\s*{re.escape(key)}s?\s*\)")  # where it is defined; the words before it
+            pattern = re.compile(rf"\(\s*{re.escape(key)}s?\s*\)")  # where it is defined, read as coref reads it
             found = Counter(long.lower() for text in self._texts for m in pattern.finditer(text)
-                            if (long := _spelled(re.findall(r"[A-Za-z][\w-]*", text[max(0, m.start() - 120):m.start()])
-                                                 [-_MAX_WORDS:], key)))
+                            if (long := definitions(text[max(0, m.start() - _WINDOW):m.end()]).get(key)))
             self._long[key] = found.most_common(1)[0][0] if found else ""
         return self._long[key]
 
-
-def _spelled(words: list[str], short: str) -> str:
-    """The shortest tail of ``words`` whose initials (hyphen parts too) are the acronym's capitals."""
-    capitals = "".join(c for c in short if c.isupper()).lower()
-    for n in range(1, len(words) + 1):
-        tail = words[-n:]
-        parts = [p for w in tail for p in w.split("-") if p]
-        if "".join(p[0] for p in parts).lower() == capitals or "".join(w[0] for w in tail).lower() == capitals:
-            return " ".join(tail)
-    return ""

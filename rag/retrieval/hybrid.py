@@ -7,10 +7,12 @@ sentence vectors the evidence stage reads; ``search`` is the one place their sco
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from rag.embedding import QueryEncoder
 from rag.persisted import GenerationFiles
+from rag.retrieval.acronyms import AcronymExpander
 from rag.retrieval.fusion import best_first, weighted_rrf
 from rag.retrieval.names import NameIndex
 from rag.retrieval.rankers import (BM25Ranker, DenseChunkRanker, DenseSentenceRanker, MultilingualRanker, Ranker,
@@ -45,6 +47,12 @@ class HybridRetriever:
                              for pid, text in zip(self.titles.paper_ids, self.titles.texts) if pid in self.papers)
         self.names = NameIndex(self.papers, self.bm25, self.settings, settings.decision,
                                words=files.words(self.papers) if files else None)
+
+    @cached_property
+    def acronyms(self) -> AcronymExpander:
+        """Acronyms spelled out for the evidence stage only (in the ranking query, "LLMs with RL" pulled in papers on
+        any large language model and cost the right one its first place, docs/benchmarks.md)."""
+        return AcronymExpander([p.abstract for p in self.papers.values()])
 
     def embed_topic(self, query: str) -> np.ndarray:
         """The vector the dense rankings and the evidence stage compare with: the question without a frame

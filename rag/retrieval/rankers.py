@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rag.injection import addresses_model
 from rag.roles import Role, stored_role
 from rag.settings import RetrievalSettings
-from rag.retrieval.acronyms import AcronymExpander
 from rag.tokens import keyword_query, lexical_text
 from rag.types import Paper
 
@@ -97,9 +96,6 @@ class BM25Ranker:
         self.vocabulary: dict[str, int] = bm25.vocab_dict
         self._bm25 = bm25
         self.retriever = _string_query_retriever(bm25, self.stemmer, min(top_k or settings.candidates, len(papers)))
-        # (Used by the evidence stage only: spelled out in the ranking query, "LLMs with RL" pulled in papers on any
-        # large language model and cost the right one its first place, docs/benchmarks.md.)
-        self.acronyms = AcronymExpander([p.abstract for p in papers])
 
     def rank(self, query: str, vector: np.ndarray | None = None) -> Ranking:
         return by_paper((r.node.node_id, float(r.score)) for r in self.retriever.retrieve(keyword_query(query)))
