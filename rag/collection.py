@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
     from rag.settings import Settings
 
-EXAMPLES = 5  # cited example papers in a count's answer
+EXAMPLES = 5  # cited example papers in a count's answer…
+ALL_LISTED = 8  # …or every paper counted, when there are no more than this many (the user can check the count)
 SMALL_GROUP = 3  # a group line cites all its papers up to this many, else the one nearest the topic or its centre
 SMALL_COLLECTION = 50  # …or all of them in a collection this small: the answer is its table of contents
 MAX_CLUSTERS, MAX_TOPIC_CLUSTERS = 12, 5
@@ -194,9 +195,12 @@ class _Writer:
         phrased = [m for m in self.stats.mentions(topic)[1] if m in matched]
         # Examples: those using the topic as one phrase first (the clearest fits), then the nearest of the others.
         rest = [m for m in matched if m not in phrased]
-        groups, examples = self.by_area(matched, cluster_rest=False), (self.nearest(phrased) + self.nearest(rest)
-                                                                       )[:EXAMPLES]
-        lines += [self.area_summary(groups), prompts.COLLECTION_EXAMPLES if examples else ""]
+        every = len(matched) <= ALL_LISTED
+        most = len(matched) if every else EXAMPLES
+        groups = self.by_area(matched, cluster_rest=False)
+        examples = (self.nearest(phrased, most) + self.nearest(rest, most))[:most]
+        head = prompts.COLLECTION_ALL if every else prompts.COLLECTION_EXAMPLES
+        lines += [self.area_summary(groups), head if examples else ""]
         return [*lines, *(f"- {self.cite(m, True)}" for m in examples)], groups, matched, method
 
     def trends(self, topic: str | None) -> Part:
@@ -260,10 +264,10 @@ class _Writer:
                 lines += [f"{head}:", *(f"    - {self.cite(x, describe)}" for x in m)]
         return lines
 
-    def nearest(self, members: list[int]) -> list[int]:
+    def nearest(self, members: list[int], most: int = EXAMPLES) -> list[int]:
         vectors = self.stats.vectors[members]
         target = vectors.mean(0) if self.vector is None else self.vector
-        return [members[i] for i in np.argsort(-(vectors @ target), kind="stable")[:EXAMPLES]]
+        return [members[i] for i in np.argsort(-(vectors @ target), kind="stable")[:most]]
 
     def cite(self, member: int, describe: bool) -> str:
         """“Title” [n] (numbered when first cited), and what the paper does if ``describe``."""

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rag import prompts, topics
-from rag.collection import EXAMPLES, SMALL_COLLECTION, SMALL_GROUP, CollectionAnswer, CollectionIntent, answer_collection, collection_intent
+from rag.collection import ALL_LISTED, EXAMPLES, SMALL_COLLECTION, SMALL_GROUP, CollectionAnswer, CollectionIntent, answer_collection, collection_intent
 
 AREAS, COUNT, TRENDS = "areas", "count", "trends"
 POSITIVES = [
@@ -174,7 +174,10 @@ def test_a_count_matches_a_direct_count_over_the_papers(engine) -> None:
     assert prompts.COLLECTION_MENTION_PHRASE.format(count=len(phrase)) in result.answer.text
     assert sum(g.count for g in result.stats.groups) == len(direct)
     shown = [s.paper_id for s in result.answer.sources]  # the examples: the phrase's papers first, then others
-    assert set(shown) <= direct and set(shown[:len(phrase)]) == phrase and len(shown) == min(len(direct), EXAMPLES)
+    assert set(shown) <= direct and set(shown[:len(phrase)]) == phrase and len(shown) == (
+        len(direct) if len(direct) <= ALL_LISTED else EXAMPLES)  # a short count lists all it counted
+    head = prompts.COLLECTION_ALL if len(direct) <= ALL_LISTED else prompts.COLLECTION_EXAMPLES
+    assert f"\n\n{head}\n" in result.answer.text
     total = ask(engine, "How many papers are there?")
     assert total.answer.text.startswith(prompts.COLLECTION_TOTAL.format(total=len(papers)))
 
