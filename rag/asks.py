@@ -35,7 +35,10 @@ _DETAILS = frozenset(
     "nodes hours days weeks dollars cost costs price budget money license licence licenses licences licensing "
     "copyright author authors affiliation affiliations institution institutions university universities company "
     "companies funding grant country countries batch epochs epoch optimizer seed seeds hyperparameter hyperparameters "
-    "library libraries programming carbon footprint emissions co2".split())
+    "library libraries programming carbon footprint emissions co2 parameters params".split())
+# A detail an abstract may state without its word: a model's size as "3B and 8B".
+_STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
+_STATED_AS["params"] = _STATED_AS["parameters"]
 # "Is there a paper here on …?", "Anything on …?", "Are there any papers about …?": whether the collection holds
 # a paper on it at all ("Is there a way to …?" asks for a technique instead).
 _EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?"
@@ -73,7 +76,8 @@ def asked_thing(question: str) -> list[str]:
 def unstated(thing: list[str], texts: list[str]) -> list[str]:
     """The words of ``thing`` that none of ``texts`` holds in any form (stemmed, hyphen parts too)."""
     held = stems({part for text in texts for w in content_words(text) for part in (w, *w.split("-"))})
-    return [w for w in thing if not stems({w, w.removesuffix("s"), f"{w}s"}) & held]  # "GPU" in "8 GPUs"
+    return [w for w in thing if not stems({w, w.removesuffix("s"), f"{w}s"}) & held  # "GPU" in "8 GPUs"
+            and not (w in _STATED_AS and any(_STATED_AS[w].search(text) for text in texts))]
 
 
 def asks_existence(question: str) -> bool:

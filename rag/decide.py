@@ -45,11 +45,13 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         # (Not with e5's crowded scores, where the floor says nothing.)
         ranks = 0 if shape.multilingual else rules.list_top_ranks
         # A paper holding a name the question asks about ("Which papers work with TikZ code?") is listed whenever
-        # it has a quotable sentence.
+        # it has a quotable sentence; one using a rarer term of it verbatim ("… touch on the KV cache?"), whenever
+        # its best sentence is not far off (one short sentence naming the term scores low).
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
             n <= ranks and (e.best_score >= rules.min_list_evidence or not name_found and e.best_score >= max(
                 rules.min_evidence, rules.list_relative_cut * top))) or (
-            e.names_found and e.best_score >= rules.min_sentence)][: rules.max_list_papers]
+            e.names_found and e.best_score >= rules.min_sentence) or (
+            e.terms_found and e.best_score >= rules.list_relative_cut * rules.min_sentence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself
             chosen = [max(numbered, key=lambda item: item[1].best_score)]
         # No paper fits well enough to be listed: nothing to list ("Are there papers on federated learning?").
@@ -80,6 +82,8 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
     (``coverage``: the best paper's share of them; 1.0 when it has none, as in "Tell me more about [2]") and it
     asks for a figure or a named thing (``specific``), which the abstracts may simply not hold."""
     numbered = list(enumerate(evidence, start=1))[: rules.max_list_papers]
+    if not numbered:  # nothing left to answer from (as "Which other papers …" about the only ones on the table)
+        return Decision(refused=True)
     top = max((e.best_score for e in evidence), default=0.0)
     if (shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST) and top < rules.min_evidence
             and coverage < rules.min_table_coverage and specific):

@@ -47,9 +47,17 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
              + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", question))
     wanted = stems({w.lower() for w in [*(phrase.group(1).split() if phrase else []), *named]} - QUESTION_WORDS)
+    # "the OR one": an acronym in capitals that is a common word in lower case, and part of a hyphenated name
+    # ("OR-PRM").
+    acronyms = {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", phrase.group(1) if phrase else "")}
+
+    def called(paper_id: str) -> bool:
+        words = title_words(paper_id)
+        return bool(stems(words) & wanted) or bool(acronyms & {p for w in words for p in (w, *w.split("-"))})
+
     # The latest turn first; its answered papers, then its other sources.
     on_table = list(dict.fromkeys(pid for shown in reversed(table) for pid in [*shown.listed, *shown.sources]))
-    found = [paper_id for paper_id in on_table if stems(title_words(paper_id)) & wanted]
+    found = [paper_id for paper_id in on_table if called(paper_id)]
     if not found and (described := _DESCRIBED.search(question)):  # "the one asking why LMs make poor …": the
         words = stems(set(content_words(described.group(1))))  # paper whose title's rare words it uses most
         overlap = {pid: len(stems(title_words(pid)) & words) for pid in on_table}

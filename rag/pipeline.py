@@ -6,7 +6,6 @@ Each stage is a short function over the turn; the logic it applies lives in its 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from rag.asks import asks_existence, bare_comparison, wants_others
@@ -17,7 +16,8 @@ from rag.question import analyse, choice_query, comparison_parts, wants_comparis
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections
-from rag.types import Hit, Paper, QuestionKind, Turn
+from rag.subject import TITLED, about_elsewhere, titled_elsewhere
+from rag.types import Hit, QuestionKind, Turn
 
 if TYPE_CHECKING:
     from rag.backends import LLMBackend
@@ -50,8 +50,10 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
                  if turn.table else Reference(ReferenceKind.NONE, question=turn.question))
     # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
     # table: a new subject, whatever its pronouns.
-    if turn.table and _titled_elsewhere(turn.question, [p for pid in reference.paper_ids
+    if turn.table and titled_elsewhere(turn.question, [p for pid in reference.paper_ids
                                                         if (p := retriever.papers.get(pid))]):
+        reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
+    elif turn.table and about_elsewhere(turn.question, reference, retriever, settings):
         reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
@@ -95,16 +97,6 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         turn.top_k = max(turn.top_k, rules.max_list_papers)
     if turn.compare_ids:
         turn.shape.kind = QuestionKind.COMPARISON
-
-
-_TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
-
-
-def _titled_elsewhere(question: str, papers: list[Paper]) -> bool:
-    """The question calls a paper by capitalised words ("the Decision Pre-Trained Transformer one") that none of
-    ``papers`` writes."""
-    titled = _TITLED.search(question)
-    return bool(titled) and not any(titled.group(1).lower() in f"{p.title} {p.abstract}".lower() for p in papers)
 
 
 def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> None:
@@ -198,13 +190,21 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     query, vector = turn.query, turn.vector
     if len(own_topic_words(turn.query)) <= 2:
         query = retriever.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
-    asked = _TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
+    # A follow-up with topic words of its own ("and robustness to temporal disturbances?") was searched for with the
+    # earlier turns' words; its sentences are ranked for its own.
+    if turn.follow_up and not turn.compare_ids and len(own_topic_words(turn.question)) >= 2:
+        query = turn.corrected_question
+        vector = retriever.encoder.embed_query(query)
+    asked = TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
     if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
         query, vector = asked, retriever.encoder.embed_query(asked)
     # A turn about papers on the table is not refused for a weak match, so it may read "calibration-free" as
     # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
+    terms = names.rare_terms(turn.query, settings.decision.list_phrase_share) if turn.shape.kind is QuestionKind.LIST else {}
+    for item in turn.evidence:
+        item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
         for i, item in enumerate(turn.evidence):
             if item.hit.part is not None:
@@ -219,6 +219,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
     from rag.decide import decide as decide_from_evidence
     from rag.decide import decide_on_table
+    from rag.unstated import unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.references import coverage
@@ -231,13 +232,13 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific)
         if turn.shape.kind is not QuestionKind.CHOICE:  # (refused too: then it says why, if it can)
-            _unless_unstated(turn, [h.paper for h in turn.hits])
+            unless_unstated(turn, [h.paper for h in turn.hits], retriever.names)
     else:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
         if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and turn.shape.names:
-            _unless_unstated(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "Who are the authors of MaskCO?"
+            unless_unstated(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "Who are the authors of MaskCO?"
         if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)
                 and not turn.shape.multilingual):  # a near-miss: what none of the papers answering it holds
             from rag.nearmiss import missing_qualifiers
@@ -249,29 +250,6 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
                 turn.decision.refused, turn.decision.reason = True, no_paper_reason(turn.decision)
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
-
-
-def _unless_unstated(turn: Turn, papers: list[Paper]) -> None:
-    """A question about ``papers`` that asks for a thing none of their abstracts mentions ("Which GPU did they
-    use?"): refused, saying so, rather than answered with their nearest sentences."""
-    from rag.asks import asked_thing, unstated
-
-    _not_stated(turn, papers, unstated(asked_thing(turn.question), [f"{p.title} {p.search_text}" for p in papers]))
-
-
-def _not_stated(turn: Turn, papers: list[Paper], missing: list[str]) -> None:
-    """Refused, naming the papers and the words none of their abstracts mentions."""
-    from rag import prompts
-
-    if papers and missing:
-        names = [p.short_name for p in papers]
-        many = len(names) > 1
-        turn.decision.refused, turn.decision.chosen = True, []
-        turn.decision.reason = prompts.REFUSAL_NOT_STATED.format(
-            abstracts="abstracts" if many else "abstract", verb="do" if many else "does",
-            papers=" and ".join([", ".join(names[:-1]), names[-1]] if many else names),
-            things=" or ".join([", ".join(f"“{w}”" for w in missing[:-1]), f"“{missing[-1]}”"] if missing[:-1]
-                               else [f"“{missing[0]}”"]), them="them" if many else "it")
 
 
 def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:

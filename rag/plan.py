@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rag.coref import spell_out
 from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role_of
-from rag.standalone import Quote, quote, rewrite
+from rag.standalone import Quote, leans_back, quote, rewrite
 from rag.types import Evidence, EvidenceSentence
 
 # How much a sentence's role and cue words count against its fit to the question (cosine-blend units, where the
@@ -31,6 +31,10 @@ _LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
 # the lead's fit
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
+# A sentence that spells out the one before it: shown after a lead that only announces ("We provide evidence against
+# alternative hypotheses." → "Most notably, we challenge the claim that …").
+_SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?notably|for\s+(?:example|instance)|"
+                         r"concretely|namely|more\s+precisely|in\s+detail)\b")
 
 
 @dataclass
@@ -63,8 +67,10 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
     cue = ASPECT_CUES.get(wanted)
     # (Not in a link: "…/anonymous-llm-pruning-D884/" names no model.)
-    if cue is not None and its_role is not Role.BACKGROUND and cue.search(_LINK.sub("", sentence.text)):
-        score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY) else CUE_BONUS
+    # (The field's background holds what a problem question's cues look for: why the work is needed.)
+    if (cue is not None and (its_role is not Role.BACKGROUND or wanted is Aspect.PROBLEM)
+            and cue.search(_LINK.sub("", sentence.text))):
+        score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY, Aspect.PROBLEM) else CUE_BONUS
     if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER:
         score -= BACKGROUND_PENALTY
     return score
@@ -104,6 +110,11 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             return bool(ASPECT_CUES[Aspect.WHY].search(s.text)) and roles[s.position] is not Role.BACKGROUND
         return roles[s.position] is Role.RESULT and any(c.isdigit() for c in s.text)
 
+    after = next((s for s in in_order if s.position == lead.position + 1), None)
+    # (What is at stake often follows the problem it leans on: "… is required to trace …. This is critical to …")
+    if after is not None and after not in rest and (
+            _SPELLS_OUT.match(after.text) or wanted is Aspect.PROBLEM and leans_back(after.text)):
+        rest.append(after)
     result = next((s for s in in_order if found(s)), None) if result_too else None
     if result is not None and result is not lead and result not in rest:
         rest.append(result)

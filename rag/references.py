@@ -114,7 +114,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"), last.query or last.question)
     asks_choice = bool(_CHOICE.search(asked))
     choice = asks_choice and len(listed) >= 2
-    numbered = enumerated if enumerated and "[" not in asked else several.sources  # "[2]" is always source [2]
+    numbered = enumerated or several.sources  # "[2]" after "I'll take them as RGM, T1, ReVeal": T1
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
         return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], question, choice)
     if ordinal := _ordinal(asked, ordered if enumerated or len(ordered) > len(listed) else listed):

@@ -193,6 +193,10 @@ _ASPECTS = (
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
                                r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|obtain|report|get|score))"
                                r"\b", re.I)),
+    # "Why does provenance tracing matter?": why the work is needed, which the motivation says, not a finding.
+    (Aspect.PROBLEM, re.compile(r"^\W*(?:\w+\s*,\s*)?why\b.*\b(?:matters?|important|needed|necessary|crucial|worth\w*)"
+                                r"\b|\bwhy\s+(?:do|does|would|should)\s+(?:we|you|anyone|one|people)\s+(?:need|care|want)\b",
+                                re.I)),
     # "What is their main finding?": what the authors found, as a "why" question's answer is.
     (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason|"
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
@@ -237,6 +241,10 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.METHOD: re.compile(r"\b(?:by\s+\w+ing|equips?|consists?\s+of|compris\w+|key\s+(?:ideas?|capabilit\w+|"
                               r"components?|insights?|steps?)|(?:two|three)\s+(?:stages?|steps?|components?|modules?)|"
                               r"first\s+\w+s?\b.*\bthen)\b|\(1\)|\(i\)", re.I),
+    # Why the work is needed: what is at stake or missing.
+    Aspect.PROBLEM: re.compile(r"\b(?:critical|crucial|important|essential|necessary|required|vital|to\s+prevent|"
+                               r"risks?|concerns?|threats?|harmful|misuse|bottlenecks?|limitations?|limited|lacks?|"
+                               r"remains?\s+(?:unexplored|underexplored|open|unclear|challenging))\b", re.I),
     Aspect.WHY: re.compile(r"\b(?:because|due\s+to|rel(?:y|ies)|caused\s+by|explain\w*|findings?|stem\w*|"
                            r"attribut\w*|(?:we|analysis|theory|experiments)\s+(?:\w+\s+){0,2}(?:find|show|reveal|demonstrate)s?"
                            r"\s+that)\b", re.I),

@@ -150,6 +150,8 @@ class DecisionSettings(_Section):
     max_list_papers: int = Field(10, ge=1, description="Most papers a list answer returns")
     list_top_ranks: int = Field(3, ge=0, description="A list keeps the first this many retrieved papers whose best "
                                 "sentence reaches min_list_evidence (below the relative cut too) or min_evidence and the relative cut")
+    list_phrase_share: float = Field(0.15, ge=0, le=1, description="A list keeps a retrieved paper that uses a term of "
+                                     "the question verbatim ('KV cache') if at most this share of the papers use it")
     sentences_per_paper: int = Field(2, ge=1, description="Sentences quoted per paper in a one-paper answer")
     unknown_word_min_papers: int = Field(ge=0, description="From this index size, a question word no abstract "
                                          "contains is a typo or a refusal (absence means little in a small "

@@ -60,6 +60,18 @@ def keyword_query(question: str) -> str:
     return " ".join(words) or question
 
 
+def topic_phrases(question: str) -> list[str]:
+    """Runs of two or more adjacent topic words in the question's topic, as written ("Which papers touch on the KV
+    cache?" → ["kv cache"]): the terms a paper using them verbatim is about."""
+    runs: list[list[str]] = [[]]
+    for word in _WORD.findall(search_text(topic_query(question)).lower()):
+        if word in QUESTION_WORDS:
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    return [" ".join(run) for run in runs if len(run) >= 2]
+
+
 def topic_query(question: str) -> str:
     """The question without a leading frame asking for papers: "Which papers study X?" → "study X?"."""
     topic = without_where(_FRAME.sub("", question, count=1))

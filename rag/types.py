@@ -69,6 +69,7 @@ class Evidence:
     hit: Hit
     sentences: list[EvidenceSentence]
     names_found: list[str] = field(default_factory=list)  # names from the question the paper contains
+    terms_found: list[str] = field(default_factory=list)  # a list question's rarer terms the paper uses verbatim
 
     @property
     def best_score(self) -> float:

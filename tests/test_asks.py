@@ -29,6 +29,7 @@ from rag.chat import ChatSession
     ("What's the training cost for it?", ["cost"]),
     ("What is the main idea of TRIM-KV?", []),
     ("Who are the best-performing models?", []),
+    ("how many parameters does the model have?", ["parameters"]),
 ])
 def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
@@ -37,6 +38,9 @@ def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
 def test_a_thing_is_unstated_only_when_no_text_holds_any_form_of_it() -> None:
     texts = ["We train on 8 GPUs for two days.", "A lightweight retention gate."]
     assert unstated(["gpu", "licence"], texts) == ["licence"]
+    # A model size written as a figure states its parameters.
+    assert unstated(["parameters"], ["We train Qwen models (3B and 8B)."]) == []
+    assert unstated(["parameters"], ["We train Qwen models on 3 tasks."]) == ["parameters"]
 
 
 @pytest.mark.parametrize("question, existence", [
@@ -120,3 +124,23 @@ class TestConversations:
 def test_a_detail_a_named_papers_abstract_never_mentions_is_refused_saying_so(engine) -> None:
     answer = engine.ask("Who are the authors of MaskCO?", backend="extractive")
     assert answer.refused and "MaskCO does not mention “authors”" in answer.text
+
+
+def test_a_name_the_papers_on_the_table_never_mention_is_refused_saying_so(engine) -> None:
+    # Blind development dialogue: the user offers candidates the abstract does not name; the nearest sentences
+    # would read as an answer.
+    _, answer = _chat(engine, "Is there anything here on watermarking AI-generated videos?",
+                      "Which video models did they test on, Sora or HunyuanVideo?")
+    assert answer.refused and "SIGMark does not mention “HunyuanVideo”" in answer.text
+    _, kept = _chat(engine, "Is there anything here on watermarking AI-generated videos?",
+                    "How does GF-PRC keep the noise distribution?")  # a name its abstract has
+    assert not kept.refused and kept.citations[0].paper_id == "tKyAD2LhnI"
+
+
+def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> None:
+    from rag.unstated import absent_names
+
+    names, sigmark = engine.retriever.names, engine.retriever.papers["tKyAD2LhnI"]
+    # Its abstract has GF-PRC, may write LLMs out; TRIM-KV is another paper's ("Let's take SIGMark and TRIM-KV …").
+    assert absent_names("Sora or HunyuanVideo? Does it beat TRIM-KV on LLMs or GF-PRC?", [sigmark], names) == [
+        "HunyuanVideo"]

@@ -103,3 +103,19 @@ def test_a_list_names_every_paper_holding_the_name_it_asks_about() -> None:
     evidence = [_evidence("davinci", 0.47, ["TikZ"]), _evidence("tikzilla", 0.41, ["TikZ"]),
                 _evidence("code", 0.40), _evidence("unquotable", 0.20, ["TikZ"])]
     assert _chosen(evidence, "list") == ["davinci", "tikzilla"]
+
+
+def test_a_list_keeps_a_paper_using_a_rarer_term_of_the_question_verbatim() -> None:
+    # "Which other papers here touch on the KV cache?": D2F's one sentence naming "KV cache" scored 0.295, under the
+    # list's cut; it uses the term, which few papers do.
+    evidence = [_evidence("a", 0.48), _evidence("b", 0.46), _evidence("c", 0.30), _evidence("d", 0.29)]
+    evidence[3].terms_found = ["kv cache"]
+    assert _chosen(evidence, "list") == ["a", "b", "d"]
+    evidence[3].sentences[0].score = 0.20  # far off all the same: not listed
+    assert _chosen(evidence, "list") == ["a", "b"]
+
+
+def test_a_turn_about_the_table_with_no_paper_left_is_refused_not_empty() -> None:
+    from rag.decide import decide_on_table
+
+    assert decide_on_table(QuestionShape("list"), [], Settings().decision).refused

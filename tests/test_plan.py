@@ -64,6 +64,8 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("Which models and datasets?", Aspect.DATA),
     ("Why do implicit reward models generalize worse?", Aspect.WHY),
     ("What problem does RCPU solve?", Aspect.PROBLEM),
+    ("Why do the authors think provenance tracing matters?", Aspect.PROBLEM),  # why the work is needed
+    ("why would anyone need a calibration-free method?", Aspect.PROBLEM),
     ("Is there anything on weather forecasting?", Aspect.WHICH),
     ("Tell me about RetainGate.", Aspect.WHICH),  # an overview: what the paper proposes leads
     ("Does it need retraining?", Aspect.ANY),
@@ -209,3 +211,20 @@ def test_where_the_code_is_is_shown_only_when_it_answers() -> None:
 ])
 def test_purpose_openers_pointing_back_are_dropped(sentence: str, standalone: str) -> None:
     assert rewrite(sentence) == standalone
+
+
+@pytest.mark.parametrize("opener", ["Most notably,", "Specifically,", "For example,", "In particular,"])
+def test_a_lead_that_only_announces_brings_the_sentence_spelling_it_out(opener: str) -> None:
+    abstract = ["Implicit reward models generalize worse than explicit ones.",
+                "We provide evidence against alternative hypotheses for the gap.",
+                f"{opener} we challenge the claim that generation is harder than verification.",
+                "Code is available online."]
+    paper = Paper("r", "Poor Implicit Reward Models", " ".join(abstract), "t:1")
+    scores = [0.30, 0.70, 0.20, 0.10]
+    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
+    plan = plan_paper(1, evidence, Aspect.ANY, 1, 0.3)
+    assert plan.quotes[0].sentences[0].position == 1
+    assert any("generation is harder than verification" in q.text for q in plan.quotes[1:])
+    plain = Evidence(Hit(paper, 1.0), [EvidenceSentence(t.replace(opener, "Separately,"), s, i)
+                                       for i, (t, s) in enumerate(zip(abstract, scores))])
+    assert not any("harder" in q.text for q in plan_paper(1, plain, Aspect.ANY, 1, 0.3).quotes)

@@ -128,3 +128,16 @@ def test_which_ones_asks_for_a_list(question: str) -> None:
 ])
 def test_papers_of_a_kind_doing_something_are_a_list(question: str, kind: str) -> None:
     assert analyse(question).kind.value == kind
+
+
+@pytest.mark.parametrize("question, phrases", [
+    ("which other papers here touch on the KV cache?", ["kv cache"]),
+    ("Which papers are about combinatorial optimization or heuristic design?",
+     ["combinatorial optimization", "heuristic design"]),
+    ("any other RL papers in the set?", []),  # one word is no term
+    ("Which papers are about chemistry?", []),
+])
+def test_a_list_question_s_terms_are_its_runs_of_topic_words(question: str, phrases: list[str]) -> None:
+    from rag.tokens import topic_phrases
+
+    assert topic_phrases(question) == phrases

@@ -190,6 +190,23 @@ class TestMoreReferences:
         found = ref("I'll look at the jigsaw and TRIM-KV papers. What does the first one do?", [LIST])
         assert found.paper_ids == ["jig"]
 
+    @pytest.mark.parametrize("question", ["[2] - what does it do?", "#2: what does it do?"])
+    def test_a_number_counts_in_the_papers_the_user_named_in_order(self, question: str) -> None:
+        # Blind development dialogue: "ok I'll take them as RGM, T1, ReVeal" then "[2] - what are the two stages?"
+        table = [LIST, Shown("I'll take them as TRIM-KV, jigsaw, Tactic. TRIM-KV: what is it?", sources=["trim"],
+                             cited=["trim"])]
+        assert ref(question, table).paper_ids == ["jig"]
+        assert ref(question, [LIST]).paper_ids == ["d2f"]  # no order of the user's: source [2]
+
+    def test_an_acronym_in_capitals_names_the_paper_whose_hyphenated_name_holds_it(self) -> None:
+        words = {"orprm": {"or-prm", "operations"}, "t1": {"t1"}}.get
+        table = [Shown("Is there a PRM for operations research?", sources=["orprm"], cited=["orprm"]),
+                 Shown("And small verifiers?", sources=["t1"], cited=["t1"])]
+        found = resolve("contrast T1 and the OR one: how does each verify?", table, lambda pid: words(pid, set()))
+        assert set(found.paper_ids) == {"t1", "orprm"}
+        alone = resolve("contrast T1 and the one for operations or logistics", table[1:], lambda pid: words(pid, set()))
+        assert alone.paper_ids == ["t1"]  # "or" in lower case is the word
+
     def test_an_ordinal_counts_in_the_papers_named_before_a_colon(self) -> None:
         table = [LIST, Shown("Compare TRIM-KV and Tactic: which data?", sources=["tactic", "trim"],
                              cited=["tactic", "trim"])]

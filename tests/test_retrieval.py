@@ -72,6 +72,11 @@ class TestRetriever:
         # Matching over text with its spaces removed found "D2F" in "… and 2 f…" of unrelated abstracts.
         assert retriever.names.papers_mentioning(name) == expected
 
+    def test_a_rare_term_is_found_in_either_number_and_a_common_one_not_at_all(self, retriever) -> None:
+        terms = retriever.names.rare_terms("Which papers touch on the KV cache or large language models?", 0.15)
+        assert set(terms) == {"kv cache"}  # most abstracts say "large language models": it picks out nothing
+        assert terms["kv cache"] == {"qCaq3jGb0S", "t5uLZSRjhF", "rJdGst0W8s", "tJod11fK1A"}  # "KV caches" too
+
     @pytest.mark.parametrize("question, expected", [
         ("How does Visual Jigsaw train multimodal models?", {"tBf2SUzfZw"}),  # title without a colon
         ("Visual Jigsaw 是如何对多模态大模型进行后训练的？", {"tBf2SUzfZw"}),

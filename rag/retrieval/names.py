@@ -15,7 +15,7 @@ from rag.coref import acronym_words
 from rag.retrieval.rankers import BM25Ranker
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
-from rag.tokens import QUESTION_WORDS, content_words, squash, word_forms
+from rag.tokens import QUESTION_WORDS, content_words, squash, topic_phrases, word_forms
 from rag.types import Hit, Paper
 
 
@@ -41,6 +41,16 @@ class NameIndex:
             keys = set(word_forms(name).split("\n"))  # each padded with spaces: whole words only
             self._mentions[name] = [pid for pid, text in self.words.items() if any(k in text for k in keys)]
         return self._mentions[name]
+
+    def rare_terms(self, question: str, share: float) -> dict[str, set[str]]:
+        """The question's terms of two or more words (``topic_phrases``) that at most ``share`` of the papers use,
+        singular or plural → those papers."""
+        found = {}
+        for term in topic_phrases(question):
+            ids = set(self.papers_mentioning(term)) | set(self.papers_mentioning(f"{term}s"))
+            if ids and len(ids) <= share * len(self.papers):
+                found[term] = ids
+        return found
 
     def is_distinctive(self, name: str) -> bool:
         """Only a handful of papers contain the name ("TRIM-KV", not "ImageNet")."""
@@ -102,6 +112,12 @@ class NameIndex:
 
         held = set().union(*(self.title_words(pid) for pid in paper_ids))
         return any(name.lower() not in held for name in names_in(question))
+
+    def terms_elsewhere(self, question: str, paper_ids: list[str], share: float) -> bool:
+        """The question uses rarer terms ("massive activations", "diffusion transformers"), none of which any of
+        ``paper_ids`` uses: other papers do (see ``rare_terms``)."""
+        terms = self.rare_terms(question, share)
+        return bool(terms) and not any(ids & set(paper_ids) for ids in terms.values())
 
     def in_named_order(self, query: str, ranked: list[Hit], top_k: int) -> list[Hit]:
         """"Summarize PARD and then SpecBranch": papers the query names one by one (each name in only one of the

@@ -1,0 +1,38 @@
+"""Whether a turn keeps to the papers already discussed or changes the subject, beyond its words of reference
+(``rag.references``): a paper called by title words none of them has, or rarer terms only other papers use."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rag.question import wants_comparison
+
+if TYPE_CHECKING:
+    from rag.references import Reference
+    from rag.retrieval import HybridRetriever
+    from rag.settings import Settings
+    from rag.types import Paper
+
+TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
+
+
+def titled_elsewhere(question: str, papers: list[Paper]) -> bool:
+    """The question calls a paper by capitalised words ("the Decision Pre-Trained Transformer one") that none of
+    ``papers`` writes."""
+    titled = TITLED.search(question)
+    return bool(titled) and not any(titled.group(1).lower() in f"{p.title} {p.abstract}".lower() for p in papers)
+
+
+def about_elsewhere(question: str, reference: Reference, retriever: HybridRetriever, settings: Settings) -> bool:
+    """"Where do massive activations show up in diffusion transformers, and what modulates them?" after GtR: "them"
+    points at no paper; the question's rarer terms are other papers', and the papers it would refer to hold few of its
+    words. A new subject (not a choice, a comparison or a question for a detail such as "GPU hours")."""
+    from rag.asks import asked_thing
+    from rag.references import ReferenceKind, coverage
+
+    papers = [retriever.papers[pid] for pid in reference.paper_ids if pid in retriever.papers]
+    return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
+            and not wants_comparison(question) and not asked_thing(question)
+            and retriever.names.terms_elsewhere(question, reference.paper_ids, settings.decision.list_phrase_share)
+            and coverage(question, papers) < settings.decision.min_table_coverage)

@@ -1,0 +1,48 @@
+"""What the papers a turn is about do not state: a detail it asks for ("Which GPU did they use?") or a name it offers
+("… Sora or HunyuanVideo?", "qwen2.5-vl?") that none of their abstracts mentions. Such a turn is refused, naming the
+papers and the missing words, rather than answered with the papers' nearest sentences (which would read as if they
+answered it)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rag import prompts
+from rag.asks import asked_thing, unstated
+from rag.question import names_in
+
+if TYPE_CHECKING:
+    from rag.retrieval.names import NameIndex
+    from rag.types import Paper, Turn
+
+# An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: not taken as missing.
+_ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
+
+
+def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = None) -> None:
+    """Refuses the turn when it asks for a detail ``papers`` do not state or (given ``names``) offers a name none of
+    them contains."""
+    missing = unstated(asked_thing(turn.question), [f"{p.title} {p.search_text}" for p in papers])
+    not_stated(turn, papers, missing + (absent_names(turn.question, papers, names) if names else []))
+
+
+def absent_names(question: str, papers: list[Paper], names: NameIndex) -> list[str]:
+    """The names in the question none of ``papers`` contains, but for acronyms and names a handful of other papers
+    hold ("Let's take MoH and MaskCO. What does the first one learn?": MaskCO is another paper's)."""
+    ids = {p.paper_id for p in papers}
+    return [n for n in dict.fromkeys(names_in(question)) if not _ACRONYM.match(n)
+            and not ids & set(names.papers_mentioning(n)) and not names.is_distinctive(n)]
+
+
+def not_stated(turn: Turn, papers: list[Paper], missing: list[str]) -> None:
+    """Refused, naming the papers and the words none of their abstracts mentions."""
+    if papers and missing:
+        listed = [p.short_name for p in papers]
+        many = len(listed) > 1
+        turn.decision.refused, turn.decision.chosen = True, []
+        turn.decision.reason = prompts.REFUSAL_NOT_STATED.format(
+            abstracts="abstracts" if many else "abstract", verb="do" if many else "does",
+            papers=" and ".join([", ".join(listed[:-1]), listed[-1]] if many else listed),
+            things=" or ".join([", ".join(f"“{w}”" for w in missing[:-1]), f"“{missing[-1]}”"] if missing[:-1]
+                               else [f"“{missing[0]}”"]), them="them" if many else "it")
