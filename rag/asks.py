@@ -80,6 +80,27 @@ def unstated(thing: list[str], texts: list[str]) -> list[str]:
             and not (w in _STATED_AS and any(_STATED_AS[w].search(text) for text in texts))]
 
 
+# A count as written: "2,389", "20+", "50M", "3B", "three", "dozens of".
+_NUMBER = (r"(?:\d[\d,.]*[+kKMB]?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+           r"thirty|forty|fifty|hundreds?|thousands?|millions?|dozens?|several|multiple)")
+
+
+def uncounted(question: str, texts: list[str]) -> list[str]:
+    """"How many problems …?" when none of ``texts`` writes a number within three words before "problems" (or
+    its singular): [that noun]; [] when the question asks no count or a text gives one ("2,389 complex
+    algorithmic problems", "20+ turns", "50M additional parameters")."""
+    match = _ASKED.search(question)
+    counted = match.group("counted") if match else None
+    if not counted:
+        return []
+    noun = counted.split()[-1].lower()
+    if noun in _DETAILS or len(noun) < 3:  # a detail is refused by its word alone ("How many GPUs …?")
+        return []
+    forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} if f)
+    pattern = re.compile(rf"\b{_NUMBER}\s+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b", re.IGNORECASE)
+    return [] if any(pattern.search(text) for text in texts) else [noun]
+
+
 def asks_existence(question: str) -> bool:
     return bool(_EXISTENCE.search(question))
 

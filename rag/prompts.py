@@ -9,6 +9,9 @@ REFUSAL_UNKNOWN_WORDS = ("None of the indexed ICLR 2026 abstracts mentions {word
                          "(check the spelling, or try another word).")
 # A question about papers on the table asks for a thing their abstracts never mention ("Which GPU did they use?").
 REFUSAL_NOT_STATED = "The {abstracts} of {papers} {verb} not mention {things}, so I cannot answer that from {them}."
+# "How many problems are in it?" when its abstract mentions problems but gives no number of them.
+REFUSAL_NOT_COUNTED = ("The {abstracts} of {papers} {verb} not give a number of {things}, so I cannot answer that "
+                       "from {them}.")
 # "Is there a paper here on audio generation?" when no abstract holds "audio" with "generation".
 REFUSAL_NO_PAPER = "No: no indexed abstract mentions {missing}. The closest {closest}."
 # When a question word no abstract contains was read as the corpus word it almost spells (a typo).

@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from rag import prompts
-from rag.asks import asked_thing, unstated
+from rag.asks import asked_thing, uncounted, unstated
 from rag.question import names_in
 
 if TYPE_CHECKING:
@@ -23,8 +23,12 @@ _ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
 def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = None) -> None:
     """Refuses the turn when it asks for a detail ``papers`` do not state or (given ``names``) offers a name none of
     them contains."""
-    missing = unstated(asked_thing(turn.question), [f"{p.title} {p.search_text}" for p in papers])
-    not_stated(turn, papers, missing + (absent_names(turn.question, papers, names) if names else []))
+    texts = [f"{p.title} {p.search_text}" for p in papers]
+    missing = unstated(asked_thing(turn.question), texts) + (absent_names(turn.question, papers, names) if names else [])
+    if missing:
+        not_stated(turn, papers, missing)
+    elif uncounted(turn.question, texts):  # "How many problems are in it?": mentioned, never counted
+        not_stated(turn, papers, uncounted(turn.question, texts), prompts.REFUSAL_NOT_COUNTED)
 
 
 def absent_names(question: str, papers: list[Paper], names: NameIndex) -> list[str]:
@@ -35,13 +39,13 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex) -> list[s
             and not ids & set(names.papers_mentioning(n)) and not names.is_distinctive(n)]
 
 
-def not_stated(turn: Turn, papers: list[Paper], missing: list[str]) -> None:
-    """Refused, naming the papers and the words none of their abstracts mentions."""
+def not_stated(turn: Turn, papers: list[Paper], missing: list[str], says: str = prompts.REFUSAL_NOT_STATED) -> None:
+    """Refused, naming the papers and the words none of their abstracts mentions (or counts, with ``says``)."""
     if papers and missing:
         listed = [p.short_name for p in papers]
         many = len(listed) > 1
         turn.decision.refused, turn.decision.chosen = True, []
-        turn.decision.reason = prompts.REFUSAL_NOT_STATED.format(
+        turn.decision.reason = says.format(
             abstracts="abstracts" if many else "abstract", verb="do" if many else "does",
             papers=" and ".join([", ".join(listed[:-1]), listed[-1]] if many else listed),
             things=" or ".join([", ".join(f"“{w}”" for w in missing[:-1]), f"“{missing[-1]}”"] if missing[:-1]

@@ -144,3 +144,19 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     # Its abstract has GF-PRC, may write LLMs out; TRIM-KV is another paper's ("Let's take SIGMark and TRIM-KV …").
     assert absent_names("Sora or HunyuanVideo? Does it beat TRIM-KV on LLMs or GF-PRC?", [sigmark], names) == [
         "HunyuanVideo"]
+
+
+@pytest.mark.parametrize("question, text, missing", [
+    ("How many problems does it have?", "VeriEquivBench has 2,389 complex algorithmic problems.", []),
+    ("how many turns was it trained on?", "It evolves code for 20+ turns despite training on only three.", []),
+    ("How many extra parameters does it add?", "RGM needs only 50M additional parameters.", []),
+    ("How many drugs did they test it on?", "Experiments on 430 FDA-approved drugs show …", []),
+    ("how many problems are in it in total?", "Over 30% of annotations are flawed for OR problems.", ["problems"]),
+    ("What problems does it solve?", "It solves OR problems.", []),  # asks no count
+    ("How many GPUs did they use?", "We train it.", []),  # a detail: refused by its word (``unstated``)
+])
+def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
+                                                                      missing: list[str]) -> None:
+    from rag.asks import uncounted
+
+    assert uncounted(question, [text]) == missing
