@@ -35,6 +35,9 @@ BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("
 # alternative hypotheses." → "Most notably, we challenge the claim that …").
 _SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?notably|for\s+(?:example|instance)|"
                          r"concretely|namely|more\s+precisely|in\s+detail)\b")
+# An enumeration running on into the next sentence ("… contains two novelties: 1) … . 2) Eliminating …"): its rest.
+_LIST_OPENS = re.compile(r"(?:^|[\s:;,])(?:1\)|\(1\)|\(i\)|i\))\s")
+_LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
 
 
 @dataclass
@@ -115,11 +118,24 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     if after is not None and after not in rest and (
             _SPELLS_OUT.match(after.text) or wanted is Aspect.PROBLEM and leans_back(after.text)):
         rest.append(after)
+    for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
+        rest += [s for s in _enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = next((s for s in in_order if found(s)), None) if result_too else None
     if result is not None and result is not lead and result not in rest:
         rest.append(result)
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
     return PaperPlan(n, evidence, _quotes(shown, evidence.sentences, evidence.hit.paper.acronyms))
+
+
+def _enumeration_rest(sentence: EvidenceSentence, in_order: list[EvidenceSentence]) -> list[EvidenceSentence]:
+    """The sentences after ``sentence`` going on with the enumeration it opens or continues ("2) Eliminating …")."""
+    more: list[EvidenceSentence] = []
+    if not (_LIST_OPENS.search(sentence.text) or _LIST_GOES_ON.match(sentence.text)):
+        return more
+    by_position = {s.position: s for s in in_order}
+    while (after := by_position.get((more[-1] if more else sentence).position + 1)) and _LIST_GOES_ON.match(after.text):
+        more.append(after)
+    return more
 
 
 def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence], defined: dict[str, str]) -> list[Quote]:

@@ -228,3 +228,17 @@ def test_a_lead_that_only_announces_brings_the_sentence_spelling_it_out(opener: 
     plain = Evidence(Hit(paper, 1.0), [EvidenceSentence(t.replace(opener, "Separately,"), s, i)
                                        for i, (t, s) in enumerate(zip(abstract, scores))])
     assert not any("harder" in q.text for q in plan_paper(1, plain, Aspect.ANY, 1, 0.3).quotes)
+
+
+def test_a_shown_enumeration_brings_its_items_in_the_next_sentences() -> None:
+    abstract = ["Test-time scaling helps reasoning.",
+                "This form contains two novelties: 1) a unified interface for policy and reward model.",
+                "2) Eliminating process-level annotation: a self-supervised process reward model.",
+                "Experiments show gains of 5%."]
+    paper = Paper("r", "Reflective Generative Model", " ".join(abstract), "t:1")
+    scores = [0.30, 0.70, 0.20, 0.25]
+    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
+    plan = plan_paper(1, evidence, Aspect.METHOD, 1, 0.3)
+    assert plan.quotes[0].sentences[-1].position == 1  # (bringing the sentence "This form" leans on)
+    assert any("self-supervised process reward model" in q.text for q in plan.quotes)
+    assert not any("5%" in q.text for q in plan.quotes)  # no further than the enumeration
