@@ -47,35 +47,47 @@ _METHOD = re.compile(
     r"\b(?:consists?|composed|comprises?)\s+of\b|\bis\s+(?:trained|built|implemented|designed)\b|\bby\s+\w+ing\b",
     re.IGNORECASE)
 _RESULT = re.compile(
-    r"\d+(?:\.\d+)?\s*(?:x\b|×|%|-?fold\b)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|"
-    r"speed-?ups?|achiev\w*|improv(?:es|ed|ement|ements)|gains?|reduc(?:es|ed|tion)|accelerat\w*|"
+    r"\d+(?:\.\d+)?\s*(?:x\b|×|\\?%|-?fold\b)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|"
+    r"speed-?ups?|(?<!to\s)(?:achiev\w*|improv(?:es|ed|ement|ements)|gains?|reduc(?:es|ed|tion)|accelerat\w*)|"
     r"(?:experiments?|results?|evaluations?|analys[ie]s|we|stud(?:y|ies)|investigations?|ablations?|findings|"
-    r"evidence)\s+(?:\w+\s+){0,3}(?:show|demonstrate|reveal|confirm|"
-    r"indicate|find|found|observe)\w*|our\s+(?:main\s+)?findings?|matches|competitive)\b", re.IGNORECASE)
+    r"evidence)\s+(?:\w+\s+){0,3}(?:show|demonstrate|reveal|confirm|validate|verif|"
+    r"indicate|find|found|observe|discover|identif)\w*|our\s+(?:main\s+)?findings?|matches|competitive|exhibits?|"
+    r"provably|opens?\s+up|advantages|generali[sz]es\s+(?:well|across|to))\b", re.IGNORECASE)
 _PROBLEM = re.compile(
     r"\b(?:however|but|yet|although|challeng\w*|limit(?:s|ed|ation|ations)?|suffer\w*|bottleneck\w*|costly|"
     r"expensive|struggl\w*|fail\w*|lack\w*|sub-?optimal|degrad\w*|rel(?:y|ies)\s+solely|vulnerab\w*|fragile|brittle|"
     r"(?:becomes?|remains?|is|are)\s+(?:extremely\s+|very\s+|rather\s+)?weak|remains?\s+(?:unclear|difficult|open|unexplored|"
-    r"limited|challenging)|difficult\w*|overlook\w*|ignor\w*|hinder\w*|prohibitive|inefficien\w*|unexplored)\b",
+    r"limited|challenging)|difficult\w*|overlook\w*|ignor\w*|hinder\w*|prohibitive|inefficien\w*|(?:un|under-?)explored|"
+    r"biased|inconsistent|insufficient|unreliable|unavailable|constrained|obstacles?|absence|open\s+questions|risking)\b",
     re.IGNORECASE)
 _WE_DO = re.compile(rf"\b{_WE}\s+{_ADVERB}(?!(?:show|find|found|demonstrate|observe|argue|believe|hope|note|"
-                    r"conclude|hypothesi[sz]e|report|highlight|expect|discuss)\w*\b)[a-z]+", re.IGNORECASE)
+                    r"conclude|hypothesi[sz]e|report|highlight|expect|discuss|achiev|discover|identif)\w*\b)[a-z]+", re.IGNORECASE)
 _STRONG_RESULT = re.compile(
-    r"\d+(?:\.\d+)?\s*(?:x\b|×|%)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|(?:experiments?|results?|"
-    r"evaluations?|analys[ie]s)\b[^.;]{0,120}?\b(?:show|demonstrate|reveal|confirm|indicate)\w*|we\s+(?:\w+\s+){0,2}"
-    r"(?:prove|demonstrate|validate|verify)\w*|(?:these|our)\s+findings|underscores?|showing\s+that|"
+    r"\d+(?:\.\d+)?\s*(?:x\b|×|\\?%)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|(?:experiments?|results?|"
+    r"evaluations?|analys[ie]s|ablations?|studies)\b[^.;]{0,120}?\b(?:show|demonstrate|reveal|confirm|indicate|validate|"
+    r"verif)\w*|we\s+(?:\w+\s+){0,2}(?:prove|demonstrate|validate|verify|achieve|discover)\w*|(?:these|our|this)\s+"
+    r"findings?|underscores?|showing\s+that|demonstrat\w+\s+(?:that|its|the)\s+(?:\w+\s+)?(?:effective|superior|"
+    r"robust)\w*|demonstrat\w+\s+(?:strong|superior|significant|consistent|competitive|remarkable|substantial)|"
+    r"confirmed\s+by|(?:this|our)\s+(?:work|paper|study)\s+(?:\w+ly\s+)?(?:establishes|isolates|offers|opens|provides|"
+    r"paves|sheds|highlights)|"
     r"(?:dramatically|significantly|substantially|consistently|markedly)\s+(?:improv|outperform|reduc|boost|accelerat)\w*|"
     # "our method improves … compared with the baselines", "our approach attains an FID of 1.83"
     r"our\s+(?:method|approach|model|framework|system)\s+(?:\w+\s+){0,2}(?:improv|outperform|attain|surpass|beat|"
-    r"reduc)\w*|compared\s+(?:with|to)\s+(?:the\s+)?(?:baselines|existing|prior|previous)|"
+    r"reduc|achiev)\w*|compared\s+(?:with|to)\s+(?:the\s+)?(?:baselines|existing|prior|previous)|"
     r"\b(?:FID|accuracy|BLEU|F1|perplexity|AUC|success\s+rate|pass@\d+)\s+of\s+\d)"
     r"\b", re.IGNORECASE)
+# What others did, with a shortcoming ("Existing methods to enhance diversity are limited, …"): a problem, whatever
+# method words it holds.
+_PRIOR_WORK = re.compile(r"\b(?:existing|prior|previous|current|conventional|traditional|most)\s+(?:[\w-]+\s+){0,3}?"
+                         r"(?:methods?|approaches|works?|models?|techniques|metrics|systems|efforts|architectures|llms|"
+                         r"frameworks|strategies|benchmarks|studies|solutions|pipelines)\b", re.IGNORECASE)
 _PROPOSES = re.compile(rf"\b{_WE}\s+{_ADVERB}(?:propose|introduce|present|develop|design)\w*\b", re.IGNORECASE)
 _RELEASE = re.compile(r"\b(?:code|data|models?|datasets?|weights|implementation|benchmark)s?\s+(?:\w+\s+){0,3}(?:is|are|"
                       r"will\s+be)\s+(?:publicly\s+|freely\s+)?(?:available|released|open-?sourced)|\bwill\s+(?:publicly\s+)?"
                       r"(?:release|open-?source)|\bopen-?sourced\s+at\b|https?://|\bmade\s+(?:publicly\s+)?(?:available|public)\b|"
                       r"\bwe\s+(?:publicly\s+)?(?:release|open-?source)\b", re.IGNORECASE)
-_CONTRAST = re.compile(r"^\W*(?:however|but|yet|although|though|despite|unfortunately|nevertheless)\b", re.IGNORECASE)
+_CONTRAST = re.compile(r"^\W*(?:however|but|yet|although|though|despite|unfortunately|nevertheless|while|whereas)\b",
+                       re.IGNORECASE)
 # "It supports parallel inference by …", "This design lets …": the method, by a pronoun that opens the sentence.
 _ITS_OWN = re.compile(r"^\W*(?:it|this\s+(?:method|approach|framework|model|design|technique|mechanism|strategy|"
                       r"module|architecture))\s+(?!is\s+(?:unclear|challenging|difficult|hard|known|well)\b)[a-z]+",
@@ -104,8 +116,12 @@ def role(text: str, position: int, name: str = "") -> Role:
         _ITS_OWN.match(_ADDING.sub("", text)) or _THIS_ONE.search(text))
     if releases(text):  # "Code is available at …", "We will release …": says where, not what
         return Role.OTHER
-    if _STRONG_RESULT.search(text) and not proposes(text):  # "Experiments show that our model surpasses …"
+    # (Not the opening's "Recent models have demonstrated remarkable …": the field's, before the paper speaks.)
+    opening = position <= 1 and not named and not _FIRST_PERSON.search(text)
+    if _STRONG_RESULT.search(text) and not proposes(text) and not opening:  # "Experiments show that our model …"
         return Role.RESULT
+    if _PRIOR_WORK.search(text) and _PROBLEM.search(text) and not proposes(text) and not _FIRST_PERSON.search(text):
+        return Role.PROBLEM  # "Current molecule LLMs are limited by representing molecules based on atoms."
     if _METHOD.search(text):
         return Role.METHOD  # "We propose …", "Our method …"
     if _CONTRAST.match(text) and _PROBLEM.search(text):  # "However, none of the existing … have achieved …"
