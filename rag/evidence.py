@@ -60,6 +60,22 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     return evidence
 
 
+def best_of(whole: list[Evidence], parts: list[list[Evidence]]) -> list[Evidence]:
+    """A question asking two things ("What modules does it have, and what does it score on VSI-Bench?"): each
+    sentence scored by the part it answers best (``parts``: the evidence for each part, same papers in the same
+    order as ``whole``), so each part's answer can lead or follow."""
+    merged = []
+    for i, item in enumerate(whole):
+        best = {s.position: s for s in item.sentences}
+        for part in parts:
+            for s in part[i].sentences:
+                if s.score > best[s.position].score:
+                    best[s.position] = s
+        merged.append(Evidence(item.hit, sorted(best.values(), key=lambda s: s.score, reverse=True),
+                               item.names_found, item.terms_found))
+    return merged
+
+
 def _with_parts(words: set[str]) -> set[str]:
     """A sentence's words and the parts of its hyphenated ones: "calibration-free" answers to "calibration"."""
     return words | {part for word in words if "-" in word for part in word.split("-") if len(part) > 2}

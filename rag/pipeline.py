@@ -12,7 +12,7 @@ from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.errors import RagError
 from rag.followup import refers_back, standalone_query
 from rag.multilingual import needs_multilingual
-from rag.question import analyse, choice_query, comparison_parts, wants_comparison
+from rag.question import analyse, choice_query, comparison_parts, sub_questions, wants_comparison
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections
@@ -136,6 +136,7 @@ def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever
 def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
     """Reads ``query``, ``shape``, ``top_k`` and the papers asked for; writes ``vector`` and ``ranked``
     (and ``top_k``, to show every paper compared)."""
+    from rag.references import own_topic_words
     from rag.retrieval.comparison import hits_for, search_comparison
 
     # One vector for the dense rankings and the evidence: scoring a list question's sentences against
@@ -154,8 +155,12 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
     elif turn.shape.kind is QuestionKind.COMPARISON and only is None:
         turn.ranked = search_comparison(retriever, turn.query, turn.shape.parts, depth, vector=turn.vector)
     else:
+        searched = turn.query  # "any other RL papers?": "reinforcement learning" too (not a paper's own name)
+        if turn.shape.kind is QuestionKind.LIST and len(own_topic_words(turn.query)) <= 2:
+            searched = retriever.acronyms.expand(turn.query, set(retriever.names.distinctive_names(turn.query)))
+            turn.vector = retriever.embed_topic(searched) if searched != turn.query else turn.vector
         turn.ranked = retriever.names.in_named_order(turn.query, retriever.search(
-            turn.query, depth, vector=turn.vector, only=only), turn.top_k)
+            searched, depth, vector=turn.vector, only=only), turn.top_k)
     if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
     elif turn.shape.kind is QuestionKind.LIST and turn.table and wants_others(turn.question):
@@ -177,7 +182,7 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
     ranked against the question (a compared paper's against its own piece of the question)."""
-    from rag.evidence import gather_evidence
+    from rag.evidence import best_of, gather_evidence
     from rag.references import own_topic_words
     from rag.tokens import content_words
 
@@ -202,7 +207,16 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
-    terms = names.rare_terms(turn.query, settings.decision.list_phrase_share) if turn.shape.kind is QuestionKind.LIST else {}
+    # "What modules does it have, and what does it score on VSI-Bench?": a sentence answering either part fits.
+    if turn.shape.kind is QuestionKind.SINGLE and not turn.shape.multilingual and (
+            parts := sub_questions(turn.corrected_question)):
+        turn.evidence = best_of(turn.evidence, [gather_evidence(
+            part, retriever.encoder.embed_query(part), turn.hits, sentences, named_papers, lexical_weight=weight,
+            word_parts=bool(turn.on_table)) for part in parts])
+    # A list's term lists the papers using it when it is most of what the list asks for ("… touch on the KV cache?",
+    # not "… tackle the memory or loading cost of the KV cache when decoding with long-context LLMs?").
+    terms = {t: ids for t, ids in names.rare_terms(query, settings.decision.list_phrase_share).items()
+             if 2 * len(t.split()) >= len(own_topic_words(query))} if turn.shape.kind is QuestionKind.LIST else {}
     for item in turn.evidence:
         item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
@@ -249,6 +263,9 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                 from rag.answer import no_paper_reason
 
                 turn.decision.refused, turn.decision.reason = True, no_paper_reason(turn.decision)
+    if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and (
+            parts := sub_questions(turn.corrected_question)):
+        turn.decision.sentences_per_paper += len(parts) - 1  # room for each part's answer
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
 
 

@@ -37,8 +37,9 @@ _CUE_WORDS = frozenset("compare compared comparing comparison differ differs dif
                        "versus contrast each both way ways one".split())
 # Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
 # compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
-_NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:-[A-Za-z0-9]+)*\b"
-                   r"|\b[A-Za-z]+(?:-[A-Za-z0-9]+)+\b", re.ASCII)  # ASCII: in "LLM里的attention" 里 ends the name
+_NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:\.[0-9]+\w*)*"
+                   r"(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)*\b|\b[A-Za-z]+(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)+\b", re.ASCII)
+# (A version stays in the name: "Qwen2.5-VL", "Llama-3.1".)  # ASCII: in "LLM里的attention" 里 ends the name
 
 MAX_PARTS = 4
 
@@ -115,3 +116,14 @@ def analyse(question: str) -> QuestionShape:
     if _LIST.search(question):
         shape.kind = QuestionKind.LIST
     return shape
+
+
+# "What modules does it have, and what does it score on VSI-Bench?", "What data? How big is the model?"
+_SUB_QUESTION = re.compile(r"\?\s+|[,;]?\s+and\s+(?=(?:what|how|which|who|where|when|why|does|do|did|is|are|can)\b)",
+                           re.IGNORECASE)
+
+
+def sub_questions(question: str) -> list[str]:
+    """The questions a turn asks one after another, each with topic words of its own; [] for one question."""
+    parts = [p.strip() for p in _SUB_QUESTION.split(question) if p.strip()]
+    return parts if len(parts) >= 2 and all(content_words(p) for p in parts) else []

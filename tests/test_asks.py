@@ -160,3 +160,18 @@ def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: s
     from rag.asks import uncounted
 
     assert uncounted(question, [text]) == missing
+
+
+def test_a_list_lists_the_papers_using_its_term_only_when_the_term_is_what_it_asks_for(engine) -> None:
+    # D2F and ARPG use the KV cache; they do not tackle its memory cost.
+    (touch,) = _chat(engine, "Which papers here touch on the KV cache?")
+    assert {"t5uLZSRjhF", "rJdGst0W8s", "tJod11fK1A", "qCaq3jGb0S"} <= {c.paper_id for c in touch.citations}
+    (cost,) = _chat(engine, "Which papers tackle the memory or loading cost of the KV cache when decoding with "
+                            "long-context LLMs?")
+    assert {c.paper_id for c in cost.citations} == {"tJod11fK1A", "qCaq3jGb0S"}
+
+
+def test_a_list_asked_by_an_acronym_searches_its_long_form_too(engine) -> None:
+    # The in-context RL paper writes "reinforcement learning" only: searched for "RL" alone it ranked 11th.
+    (answer,) = _chat(engine, "any RL papers in the set?")
+    assert {"t6roJiPN6Y", "q56ZI1Co43"} <= {c.paper_id for c in answer.citations}

@@ -118,3 +118,16 @@ def test_on_the_table_a_hyphenated_sentence_word_answers_to_its_parts() -> None:
     assert evidence.sentences[0].score > evidence.sentences[1].score
     [as_written] = gather_evidence("Which works without calibration?", QUESTION_VECTOR, [_hit("p")], _index(rows))
     assert as_written.sentences[0].score == as_written.sentences[1].score  # only for papers on the table
+
+
+def test_a_sentence_answering_either_part_of_a_two_part_question_keeps_its_best_score() -> None:
+    from rag.evidence import best_of
+    from rag.types import Evidence, EvidenceSentence, Hit, Paper
+
+    paper = Paper("p", "P", "A. B.", "t:1")
+
+    def ev(a: float, b: float) -> list[Evidence]:
+        return [Evidence(Hit(paper, 1.0), [EvidenceSentence("A.", a, 0), EvidenceSentence("B.", b, 1)])]
+
+    merged = best_of(ev(0.6, 0.2), [ev(0.3, 0.1), ev(0.1, 0.7)])
+    assert [(s.position, s.score) for s in merged[0].sentences] == [(1, 0.7), (0, 0.6)]

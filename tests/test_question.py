@@ -65,6 +65,9 @@ class TestShapes:
         # Chinese writes no spaces: a name ends where the Latin letters do (it used to run on into the
         # Chinese text, "LLM里的attention", which no abstract contains, and refused the question).
         assert names_in("LLM里的attention sink和GSM8K上的Text-to-CAD生成") == ["GSM8K", "Text-to-CAD"]
+        # A version stays in the name; a sentence's full stop is no version.
+        assert names_in("Is it qwen2.5-vl, GPT-4.1 or Llama-3.1-8B? Its score on GSM8K.") == [
+            "qwen2.5-vl", "GPT-4.1", "Llama-3.1-8B", "GSM8K"]
 
     def test_multilingual_detection(self) -> None:
         assert needs_multilingual("TRIM-KV 是什么？") and not needs_multilingual("What is TRIM-KV?")
@@ -141,3 +144,16 @@ def test_a_list_question_s_terms_are_its_runs_of_topic_words(question: str, phra
     from rag.tokens import topic_phrases
 
     assert topic_phrases(question) == phrases
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("what modules does it consist of, and what does it score on VSI-Bench?",
+     ["what modules does it consist of", "what does it score on VSI-Bench?"]),
+    ("Does it need training? And what does it guide against?", ["Does it need training", "And what does it guide against?"]),
+    ("What is the speed and accuracy?", []),  # one question
+    ("What is it? Why?", []),  # a part without topic words
+])
+def test_a_turn_asking_two_things_is_split_into_its_questions(question: str, parts: list[str]) -> None:
+    from rag.question import sub_questions
+
+    assert sub_questions(question) == parts
