@@ -74,13 +74,14 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
 
 
 def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,
-                    coverage: float = 1.0, specific: bool = True) -> Decision:
+                    coverage: float = 1.0, specific: bool = True, against: list[float] | None = None) -> Decision:
     """A turn about papers the user already has on screen: every one of them answered from; a comparison or a
     choice is never refused (a choice picks the paper whose best sentence fits the question clearly better than
     the others', by ``choice_margin``, else says it is not settled); a question of fact is refused only when no
     sentence of those papers reaches the evidence floor, their abstracts lack most of its own topic words
     (``coverage``: the best paper's share of them; 1.0 when it has none, as in "Tell me more about [2]") and it
-    asks for a figure or a named thing (``specific``), which the abstracts may simply not hold."""
+    asks for a figure or a named thing (``specific``), which the abstracts may simply not hold. ``against``: each
+    paper's best score for what the choice says the pick is not ("… rather than speed?"), counted against it."""
     numbered = list(enumerate(evidence, start=1))[: rules.max_list_papers]
     if not numbered:  # nothing left to answer from (as "Which other papers …" about the only ones on the table)
         return Decision(refused=True)
@@ -92,8 +93,8 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
     per_paper = 1 if len(numbered) > rules.max_answer_papers else rules.sentences_per_paper
     decision = Decision(refused=False, chosen=numbered, sentences_per_paper=per_paper)
     if shape.kind is QuestionKind.CHOICE and len(numbered) >= 2:
-        ranked = sorted(numbered, key=lambda item: item[1].best_score, reverse=True)
-        best, runner_up = ranked[0][1].best_score, ranked[1][1].best_score
-        if best >= rules.min_sentence and best - runner_up >= rules.choice_margin:
+        fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
+        ranked = sorted(numbered, key=lambda item: fits[item[0]], reverse=True)
+        if ranked[0][1].best_score >= rules.min_sentence and fits[ranked[0][0]] - fits[ranked[1][0]] >= rules.choice_margin:
             decision.pick = ranked[0][0]
     return decision

@@ -12,7 +12,8 @@ from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.errors import RagError
 from rag.followup import refers_back, standalone_query
 from rag.multilingual import needs_multilingual
-from rag.question import analyse, choice_query, comparison_parts, sub_questions, wants_comparison
+from rag.question import (analyse, choice_query, comparison_parts, rather_than, sub_questions,
+                          wants_comparison)
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections
@@ -244,7 +245,13 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         # Only a question for a figure or a named thing ("How many GPU hours …?", "What license …?") asks for a
         # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
         specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)
-        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific)
+        against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
+        if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
+            from rag.evidence import gather_evidence
+
+            against = [e.best_score for e in gather_evidence(negated, retriever.encoder.embed_query(negated),
+                                                             turn.hits, retriever.sentences)]
+        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against)
         if turn.shape.kind is not QuestionKind.CHOICE:  # (refused too: then it says why, if it can)
             unless_unstated(turn, [h.paper for h in turn.hits], retriever.names)
     else:

@@ -98,6 +98,14 @@ def choice_query(question: str) -> str:
     return _RATHER_THAN.sub("", question).strip()
 
 
+def rather_than(question: str) -> str:
+    """What a choice says the pick is not about ("… about text rather than images?" → "images"); "" if nothing."""
+    match = _RATHER_THAN.search(question)
+    said = re.sub(r"(?i)^,?\s*(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\s*", "", match.group(0)
+                  ) if match else ""
+    return said.strip() if content_words(said) else ""
+
+
 def wants_comparison(question: str) -> bool:
     return bool(_COMPARE.search(question))
 

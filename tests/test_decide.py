@@ -119,3 +119,14 @@ def test_a_turn_about_the_table_with_no_paper_left_is_refused_not_empty() -> Non
     from rag.decide import decide_on_table
 
     assert decide_on_table(QuestionShape("list"), [], Settings().decision).refused
+
+
+def test_a_choice_counts_what_the_pick_is_not_about_against_each_paper() -> None:
+    # "Which of the two is about better local detail rather than speed?": both fit "detail" about as well; the
+    # speed-up paper fits "speed" far better.
+    from rag.decide import decide_on_table
+
+    evidence = [_evidence("speedup", 0.52), _evidence("detail", 0.50)]
+    shape = QuestionShape("choice")
+    assert decide_on_table(shape, evidence, Settings().decision).pick is None  # not settled by "detail" alone
+    assert decide_on_table(shape, evidence, Settings().decision, against=[0.60, 0.20]).pick == 2

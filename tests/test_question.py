@@ -157,3 +157,14 @@ def test_a_turn_asking_two_things_is_split_into_its_questions(question: str, par
     from rag.question import sub_questions
 
     assert sub_questions(question) == parts
+
+
+@pytest.mark.parametrize("question, negated", [
+    ("which of the two is about better local detail rather than speed?", "speed"),
+    ("Which one works on text instead of images", "images"),
+    ("Which of them is faster?", ""),
+])
+def test_what_a_choice_says_the_pick_is_not_about(question: str, negated: str) -> None:
+    from rag.question import rather_than
+
+    assert rather_than(question) == negated
