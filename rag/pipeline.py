@@ -12,7 +12,7 @@ from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.errors import RagError
 from rag.followup import refers_back, standalone_query
 from rag.multilingual import needs_multilingual
-from rag.question import (analyse, choice_query, comparison_parts, rather_than, sub_questions,
+from rag.question import (analyse, choice_query, comparison_parts, names_in, rather_than, sub_questions,
                           wants_comparison)
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
@@ -47,7 +47,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     if not turn.question:
         raise RagError("the question is empty; ask something about the indexed papers")
     names, rules = retriever.names, settings.decision
-    reference = (implicit(resolve(turn.question, turn.table, names.title_words), turn.table, retriever.papers)
+    reference = (implicit(resolve(turn.question, turn.table, names.title_words, names.named_papers), turn.table,
+                          retriever.papers)
                  if turn.table else Reference(ReferenceKind.NONE, question=turn.question))
     # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
     # table: a new subject, whatever its pronouns.
@@ -124,9 +125,12 @@ def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever
 
     titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
     # Pieces that point back ("… compare to these two?", "How does its use of tools … differ") are the carried
-    # papers, already there.
-    parts = titles + [part for part in comparison_parts(turn.question)
-                      if own_topic_words(part) and not points_back(part)]
+    # papers, already there; so is one whose names only they hold ("and vs vanilla LLaDA / Dream?" after D2F: what
+    # D2F's abstract compares itself with).
+    ids = set(carried)
+    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part) and not points_back(part)
+                      and not ((found := names_in(part)) and all(ids & set(retriever.names.papers_mentioning(n))
+                                                                 for n in found))]
     if len(parts) < 2 or len(parts) == len(titles):
         return False
     turn.carried, turn.follow_up = list(carried), True
@@ -241,7 +245,9 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
         from rag.roles import Aspect, aspect
 
-        held = coverage(turn.question, [h.paper for h in turn.hits])
+        # (What a reference left of the question: "Take MetaMuse, MoH and OR-PRM in that order. Which problems …".)
+        held = coverage(turn.said if turn.said and turn.said in turn.question else turn.question,
+                        [h.paper for h in turn.hits])
         # Only a question for a figure or a named thing ("How many GPU hours …?", "What license …?") asks for a
         # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
         specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)

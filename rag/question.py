@@ -13,12 +13,13 @@ from rag.tokens import QUESTION_WORDS, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
 
 _LIST = re.compile(
-    r"^\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me)\s+(\w+\s+)?"
+    r"(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me)\s+(\w+\s+)?"
     r"(papers|works|studies|articles|ones)\b"
     r"|\b(are there|any|all|other|several) (\w+ )?(papers|works|studies)\b|哪些(论文|工作|文章)|有没有.*(论文|工作)"
     # "What benchmarks test LLMs on …?", "Which methods reduce …?": papers of a kind, doing something (not "What
     # benchmarks does it use?", "Which models and datasets?").
-    r"|^\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|models|algorithms)\s+"
+    r"|(?:^|[.!:]\s)\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|models|"
+    r"algorithms)\s+"
     r"(?!(?:and|or|does|do|did|is|are|was|were|has|have|can|could|would|should|will|it|they)\b)[a-z]+",
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
@@ -106,8 +107,14 @@ def rather_than(question: str) -> str:
     return said.strip() if content_words(said) else ""
 
 
+# "They compare several fine-tuning strategies on it, right?", "Do they compare against SnapKV?": what the paper
+# compares, not a request to compare papers ("How do they compare?" is one).
+_THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|the\s+authors|the\s+paper)\s+(?:also\s+)?"
+                           r"(?:compare[sd]?|contrast)\b", re.IGNORECASE)
+
+
 def wants_comparison(question: str) -> bool:
-    return bool(_COMPARE.search(question))
+    return bool(_COMPARE.search(question)) and not _THEY_COMPARE.search(question)
 
 
 def analyse(question: str) -> QuestionShape:

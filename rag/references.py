@@ -31,7 +31,8 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
                             re.IGNORECASE)
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
-_ORDINAL = re.compile(r"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
+_ORDINAL = re.compile(r"\b(?:the\s+|(?<=\band\s))"  # "the first and (the) second"
+                      r"(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
                       r"(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those"
                      r"|them|they|their|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
@@ -87,9 +88,12 @@ def last_answered(table: list[Shown]) -> Shown | None:
     return next((shown for shown in reversed(table) if not shown.refused and shown.listed), None)
 
 
-def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]]) -> Reference:
+def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
+            named_in: Callable[[str], list[str]] = lambda _: []) -> Reference:
     """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words
-    of a paper's title (its name, rare title words), for partial names ("the jigsaw one")."""
+    of a paper's title (its name, rare title words), for partial names ("the jigsaw one"); ``named_in(text)``: the
+    indexed papers a text names, on the table or not, for the user's own enumerations ("take MetaMuse, MoH and
+    OR-PRM in that order")."""
     switched = _SWITCH.match(question)
     if switched:
         return Reference(ReferenceKind.SWITCH, question=question[switched.end():].strip() or question)
@@ -100,10 +104,13 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
     # "I'll look at VeriEquivBench and AutoExperiment. How many problems does the first one have?": this turn's own.
     every = list(dict.fromkeys(p for s in table for p in s.sources))
-    several, enumerated = last, user_order(question, every, title_words)
-    for shown in (shown for shown in reversed(table) if not shown.refused and not enumerated):
-        found = user_order(shown.question, every, title_words)
-        if len(found or shown.listed) >= 2:
+    several, enumerated = last, user_order(question, [*every, *named_in(question)], title_words)
+    # "Take MetaMuse, MoH and OR-PRM in that order. Which problems does the first one …": what a position asks.
+    pieces = re.split(r"(?<=[.:])\s+", question, maxsplit=1) if enumerated else []
+    positioned = pieces[1] if len(pieces) == 2 else None
+    for shown in (shown for shown in reversed(table) if not enumerated):  # (a refused turn's enumeration counts)
+        found = user_order(shown.question, [*every, *named_in(shown.question)], title_words)
+        if found or (not shown.refused and len(shown.listed) >= 2):
             several, enumerated = shown, found
             break
     ordered = enumerated or several.listed
@@ -116,9 +123,10 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     choice = asks_choice and len(listed) >= 2
     numbered = enumerated or several.sources  # "[2]" after "I'll take them as RGM, T1, ReVeal": T1
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
-        return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], question, choice)
+        return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], positioned or question,
+                         choice)
     if ordinal := _ordinal(asked, ordered if enumerated or len(ordered) > len(listed) else listed):
-        return Reference(ReferenceKind.ORDINAL, ordinal, question, choice)
+        return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question, choice)
     plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
     # "their main finding" after a turn about one paper: its authors, not that paper and the one before it.
     weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
@@ -126,6 +134,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = _recent(table, count)[:count] if counted else _recent(table, 2)
+        if counted:  # "Which of the three …" after "take MetaMuse, MoH and OR-PRM in that order": those three
+            listed = next((found for shown in reversed(table) if len(found := user_order(
+                shown.question, [*every, *named_in(shown.question)], title_words)) == count), listed)
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
@@ -133,8 +144,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
-        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)):  # "the biology one, what does it target?"
-            pointed = []
+        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or len(named) >= 2:
+            pointed = []  # "the biology one, what does it target?"; "contrast DPT with the Bellman one - … each of them"
         papers = list(dict.fromkeys([*pointed, *named]))
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if (choice or plural) and len(listed) >= 2:
@@ -169,7 +180,7 @@ def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper])
 
 _ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where|when|is|are|was|were|does|do|did|can|"
                      r"could|would|will|should|has|have|tell|describe|explain|list|find|show|give|compare|summari[sz]e|"
-                     r"any|anything|i|i'm|we|please)\b", re.IGNORECASE)
+                     r"anything|i|i'm|we|please)\b", re.IGNORECASE)  # ("any annotations needed?" is a fragment)
 
 
 # Words any paper's abstract could answer to: a question made only of them names no topic of its own.
@@ -256,7 +267,9 @@ def _ordinal(question: str, listed: list[str]) -> list[str]:
         count = _NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
         return listed[:count] if count <= len(listed) else []
     picked = []
-    for match in _ORDINAL.finditer(question):
+    # (After "and", only when an ordinal with "the" came before it: "the first and second", not "first and second
+    # order".)
+    for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked):
         word = match.group(1).lower()
         if word in ("last", "final"):
             index = len(listed) - 1

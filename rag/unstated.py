@@ -16,6 +16,12 @@ if TYPE_CHECKING:
     from rag.retrieval.names import NameIndex
     from rag.types import Paper, Turn
 
+# Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz? poisson?")
+# or after the question ("… post-train? qwen2.5-vl?"): one word each.
+_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say)\b)\s*((?:[A-Za-z][\w.\-]*\??\s*(?:,|/|\bor\b|"
+                      r"\?)\s*)+[A-Za-z][\w.\-]*)\s*(?:,?\s*or\s+(?:something|anything)\s+else)?\s*\?+\s*$")
+_OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
+_NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither".split())
 # An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: not taken as missing.
 _ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
 
@@ -25,6 +31,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     them contains."""
     texts = [f"{p.title} {p.search_text}" for p in papers]
     missing = unstated(asked_thing(turn.question), texts) + (absent_names(turn.question, papers, names) if names else [])
+    missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     if missing:
         not_stated(turn, papers, missing)
     elif uncounted(turn.question, texts):  # "How many problems are in it?": mentioned, never counted
@@ -37,6 +44,25 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex) -> list[s
     ids = {p.paper_id for p in papers}
     return [n for n in dict.fromkeys(names_in(question)) if not _ACRONYM.match(n)
             and not ids & set(names.papers_mentioning(n)) and not names.is_distinctive(n)]
+
+
+def offered(question: str) -> list[str]:
+    """The candidates a question offers for its answer ("which base LLM …, qwen or llama?" → qwen, llama)."""
+    if match := _OFFERED.search(question):
+        items = [w for w in re.split(r"[\s,/?]+|\bor\b", match.group(1)) if w and w.lower() not in _NOT_OFFERED]
+        if 2 <= len(items) <= 5:
+            return items
+    return [match.group(1)] if (match := _OFFERED_ONE.search(question)) else []
+
+
+def none_offered(question: str, texts: list[str]) -> list[str]:
+    """The candidates the question offers when ``texts`` hold none of them (in any case, with a version or a plural:
+    "qwen" in "Qwen2.5", "A100s" in "A100"); [] when one of them is there ("and on TSP, speed-wise?") or none is
+    offered."""
+    held = " ".join(texts).lower()
+    candidates = offered(question)
+    return [] if any(re.search(rf"(?<![a-z0-9]){re.escape(c.lower().removesuffix('s'))}(?:[\d.]+[a-z]*)?s?(?![a-z])",
+                               held) for c in candidates) else candidates
 
 
 def not_stated(turn: Turn, papers: list[Paper], missing: list[str], says: str = prompts.REFUSAL_NOT_STATED) -> None:

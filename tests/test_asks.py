@@ -175,3 +175,27 @@ def test_a_list_asked_by_an_acronym_searches_its_long_form_too(engine) -> None:
     # The in-context RL paper writes "reinforcement learning" only: searched for "RL" alone it ranked 11th.
     (answer,) = _chat(engine, "any RL papers in the set?")
     assert {"t6roJiPN6Y", "q56ZI1Co43"} <= {c.paper_id for c in answer.citations}
+
+
+@pytest.mark.parametrize("question, offered", [
+    ("which base LLM did they finetune into the PRM, qwen or llama?", ["qwen", "llama"]),
+    ("which operators did they test on, helmholtz? poisson?", ["helmholtz", "poisson"]),
+    ("did they try it on Hyena or Mamba?", ["Hyena", "Mamba"]),
+    ("Which video models did they test on, Sora or HunyuanVideo or something else?", ["Sora", "HunyuanVideo"]),
+    ("which base model do they post-train? qwen2.5-vl?", ["qwen2.5-vl"]),
+    ("How does it work?", []),
+    ("Is it faster than TRIM-KV?", []),
+])
+def test_the_candidates_a_question_offers(question: str, offered: list[str]) -> None:
+    from rag.unstated import offered as found
+
+    assert found(question) == offered
+
+
+def test_offered_candidates_none_of_the_papers_mention_are_refused_one_there_is_not() -> None:
+    from rag.unstated import none_offered
+
+    assert none_offered("which base LLM, qwen or llama?", ["We fine-tune Qwen2.5-7B."]) == []  # a version of one
+    assert none_offered("which base LLM, qwen or llama?", ["We fine-tune a small model."]) == ["qwen", "llama"]
+    assert none_offered("measured on A100s or H100s?", ["on one A100"]) == []  # a plural of one
+    assert none_offered("and on TSP, speed-wise?", ["a 10x speedup on TSP"]) == []

@@ -310,3 +310,22 @@ def test_the_chart_rides_on_the_answer_and_survives_json_and_the_saved_history(e
     plain = engine.ask("What is TRIM-KV?")
     assert plain.chart is None and "chart" not in plain.to_json()  # an answer about papers keeps its JSON shape
     assert "chart" not in StoredTurn.from_answer(plain).to_json()
+
+
+@pytest.mark.parametrize("topic, options", [
+    ("combinatorial optimization and operations research", ["combinatorial optimization", "operations research"]),
+    ("vision and language models", ["vision and language models"]),  # one field
+    ("one-step or few-step diffusion", ["one-step", "few-step diffusion"]),
+])
+def test_two_fields_joined_by_and_are_alternatives(topic: str, options: list[str]) -> None:
+    assert topics.alternatives(topic) == options
+
+
+@pytest.mark.parametrize("question, topic", [
+    ("More broadly, how many papers in this collection deal with reward models in some form?", "reward models"),
+    ("What's new in combinatorial optimization and operations research in this collection?",
+     "combinatorial optimization and operations research"),  # "operations research" is the field, kept whole
+    ("What is new in diffusion research?", "diffusion"),
+])
+def test_a_collection_topic_without_its_filler(question: str, topic: str) -> None:
+    assert collection_intent(question).topic == topic

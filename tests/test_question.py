@@ -17,6 +17,7 @@ class TestShapes:
         "What recent papers use diffusion for protein design?",
         "Are there any papers on KV cache eviction?",
         "有哪些论文研究视频水印？",
+        "I work on image autoregressive models. Which papers here involve them?",  # the list asked second
     ])
     def test_list_questions(self, question: str) -> None:
         assert analyse(question).kind == "list"
@@ -168,3 +169,16 @@ def test_what_a_choice_says_the_pick_is_not_about(question: str, negated: str) -
     from rag.question import rather_than
 
     assert rather_than(question) == negated
+
+
+@pytest.mark.parametrize("question, wanted", [
+    ("They compare several fine-tuning strategies on it, right? which ones?", False),  # what the paper compares
+    ("Do they compare against SnapKV?", False),
+    ("How do they compare?", True),
+    ("How does it compare to Tactic?", True),
+    ("Compare TRIM-KV and Tactic.", True),
+])
+def test_a_comparison_the_paper_makes_is_no_request_to_compare_papers(question: str, wanted: bool) -> None:
+    from rag.question import wants_comparison
+
+    assert wants_comparison(question) is wanted

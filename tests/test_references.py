@@ -156,6 +156,9 @@ def test_a_question_every_word_of_which_the_last_paper_holds_asks_about_it() -> 
     assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["lexam"])
     for new in ("How many molecules, and in which solvents?", "Which papers study legal questions?"):
         assert implicit(ref(new, table), table, papers).kind is ReferenceKind.NONE
+    # A fragment opening with "any" asks the paper just discussed (half its words in the abstract will do).
+    assert implicit(ref("any languages needed?", table), table, papers).paper_ids == ["lexam"]
+    assert implicit(ref("any papers on exams?", table), table, papers).kind is ReferenceKind.NONE
 
 
 def test_an_ordinal_counts_in_the_order_the_user_named_the_papers() -> None:
@@ -165,6 +168,9 @@ def test_an_ordinal_counts_in_the_order_the_user_named_the_papers() -> None:
 
 def test_it_beside_a_paper_named_by_a_phrase_is_that_paper_unless_they_are_set_against_each_other() -> None:
     table = [LIST]
+    # Two papers named: "each of them" are those two, not the list before them.
+    assert ref("contrast TRIM-KV with the jigsaw one - what does each of them learn?", table).paper_ids == [
+        "trim", "jig"]
     assert ref("And the jigsaw one, what data does it use?", table).paper_ids == ["jig"]
     assert ref("Is it faster than the jigsaw one?", [LIST, ONE]).paper_ids == ["sig", "jig"]
 
@@ -206,6 +212,30 @@ class TestMoreReferences:
         assert set(found.paper_ids) == {"t1", "orprm"}
         alone = resolve("contrast T1 and the one for operations or logistics", table[1:], lambda pid: words(pid, set()))
         assert alone.paper_ids == ["t1"]  # "or" in lower case is the word
+
+    def test_the_users_enumeration_counts_off_the_table_in_a_refused_turn_and_for_the_three(self) -> None:
+        # Blind development dialogue: "ok, take MetaMuse, MoH and OR-PRM in that order. Which two problems does the
+        # first one get evaluated on?" (MetaMuse not on the table yet), later "the first and second" and "Which of
+        # the three …", after a turn that compared two of them.
+        words = {"muse": {"metamuse"}, "moh": {"moh"}, "orprm": {"or-prm"}, "mask": {"maskco"}}.get
+
+        def title(pid: str) -> set[str]:
+            return words(pid, set())
+
+        def named_in(text: str) -> list[str]:
+            return ["muse"] if "MetaMuse" in text else []
+
+        lst = Shown("What's new in combinatorial optimization?", sources=["moh", "mask", "orprm"],
+                    cited=["moh", "mask", "orprm"])
+        asked = "ok, take MetaMuse, MoH and OR-PRM in that order. Which problems does the first one get evaluated on?"
+        first = resolve(asked, [lst], title, named_in)
+        assert first.paper_ids == ["muse"] and first.question == "Which problems does the first one get evaluated on?"
+        table = [lst, Shown(asked, sources=["muse"], cited=[], refused=True),
+                 Shown("by how much?", sources=["muse"], cited=["muse"]),
+                 Shown("how do they differ?", sources=["muse", "moh"], cited=["muse", "moh"])]
+        assert resolve("the first and second: what differs?", table[:3], title, named_in).paper_ids == ["muse", "moh"]
+        three = resolve("Which of the three scores each reasoning step?", table, title, named_in)
+        assert three.choice and three.paper_ids == ["muse", "moh", "orprm"]
 
     def test_an_ordinal_counts_in_the_papers_named_before_a_colon(self) -> None:
         table = [LIST, Shown("Compare TRIM-KV and Tactic: which data?", sources=["tactic", "trim"],

@@ -44,10 +44,11 @@ class NameIndex:
 
     def rare_terms(self, question: str, share: float) -> dict[str, set[str]]:
         """The question's terms of two or more words (``topic_phrases``) that at most ``share`` of the papers use,
-        singular or plural → those papers."""
+        singular or plural ("KV caches" finds "KV cache") → those papers."""
         found = {}
         for term in topic_phrases(question):
-            ids = set(self.papers_mentioning(term)) | set(self.papers_mentioning(f"{term}s"))
+            ids = {pid for form in {term, f"{term}s", term.removesuffix("s"), term.removesuffix("es")} if form
+                   for pid in self.papers_mentioning(form)}
             if ids and len(ids) <= share * len(self.papers):
                 found[term] = ids
         return found
@@ -112,6 +113,11 @@ class NameIndex:
 
         held = set().union(*(self.title_words(pid) for pid in paper_ids))
         return any(name.lower() not in held for name in names_in(question))
+
+    def named_papers(self, text: str) -> list[str]:
+        """The papers the text names: by their title's name ("MetaMuse") or a name only they contain ("OR-PRM")."""
+        single = [ids[0] for n in self.distinctive_names(text) if len(ids := self.papers_mentioning(n)) == 1]
+        return list(dict.fromkeys([*sorted(self.named_in_title(text)), *single]))
 
     def terms_elsewhere(self, question: str, paper_ids: list[str], share: float) -> bool:
         """The question uses rarer terms ("massive activations", "diffusion transformers"), none of which any of
