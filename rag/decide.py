@@ -95,6 +95,7 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
     if shape.kind is QuestionKind.CHOICE and len(numbered) >= 2:
         fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
         ranked = sorted(numbered, key=lambda item: fits[item[0]], reverse=True)
-        if ranked[0][1].best_score >= rules.min_sentence and fits[ranked[0][0]] - fits[ranked[1][0]] >= rules.choice_margin:
+        margin = fits[ranked[0][0]] - fits[ranked[1][0]]
+        if ranked[0][1].best_score >= rules.min_sentence and margin >= rules.choice_margin:
             decision.pick = ranked[0][0]
     return decision

@@ -189,7 +189,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     ranked against the question (a compared paper's against its own piece of the question)."""
     from rag.evidence import best_of, gather_evidence
     from rag.references import own_topic_words
-    from rag.tokens import content_words
+    from rag.tokens import content_words, without_where
 
     names, sentences = retriever.names, retriever.sentences
     weight = settings.answer.lexical_weight
@@ -220,8 +220,9 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
             word_parts=bool(turn.on_table)) for part in parts])
     # A list's term lists the papers using it when it is most of what the list asks for ("… touch on the KV cache?",
     # not "… tackle the memory or loading cost of the KV cache when decoding with long-context LLMs?").
+    asks = len(own_topic_words(without_where(query)))
     terms = {t: ids for t, ids in names.rare_terms(query, settings.decision.list_phrase_share).items()
-             if 2 * len(t.split()) >= len(own_topic_words(query))} if turn.shape.kind is QuestionKind.LIST else {}
+             if 2 * len(t.split()) >= asks} if turn.shape.kind is QuestionKind.LIST else {}
     for item in turn.evidence:
         item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
@@ -259,7 +260,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                                                              turn.hits, retriever.sentences)]
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against)
         if turn.shape.kind is not QuestionKind.CHOICE:  # (refused too: then it says why, if it can)
-            unless_unstated(turn, [h.paper for h in turn.hits], retriever.names)
+            unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)
     else:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,

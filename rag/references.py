@@ -144,8 +144,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
-        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or len(named) >= 2:
-            pointed = []  # "the biology one, what does it target?"; "contrast DPT with the Bellman one - … each of them"
+        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or (len(named) >= 2 and not singular):
+            pointed = []  # "the biology one, what does it target?"; "contrast DPT with the Bellman one - … each one"
         papers = list(dict.fromkeys([*pointed, *named]))
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if (choice or plural) and len(listed) >= 2:

@@ -61,7 +61,8 @@ _PROBLEM = re.compile(
     r"biased|inconsistent|insufficient|unreliable|unavailable|constrained|obstacles?|absence|open\s+questions|risking)\b",
     re.IGNORECASE)
 _WE_DO = re.compile(rf"\b{_WE}\s+{_ADVERB}(?!(?:show|find|found|demonstrate|observe|argue|believe|hope|note|"
-                    r"conclude|hypothesi[sz]e|report|highlight|expect|discuss|achiev|discover|identif)\w*\b)[a-z]+", re.IGNORECASE)
+                    r"conclude|hypothesi[sz]e|report|highlight|expect|discuss|achiev|discover|identif)\w*\b)[a-z]+",
+                    re.IGNORECASE)
 _STRONG_RESULT = re.compile(
     r"\d+(?:\.\d+)?\s*(?:x\b|×|\\?%)|\b(?:outperform\w*|surpass\w*|state[-\s]of[-\s]the[-\s]art|(?:experiments?|results?|"
     r"evaluations?|analys[ie]s|ablations?|studies)\b[^.;]{0,120}?\b(?:show|demonstrate|reveal|confirm|indicate|validate|"
@@ -211,7 +212,8 @@ _ASPECTS = (
                                r"\b", re.I)),
     # "Why does provenance tracing matter?": why the work is needed, which the motivation says, not a finding.
     (Aspect.PROBLEM, re.compile(r"^\W*(?:\w+\s*,\s*)?why\b.*\b(?:matters?|important|needed|necessary|crucial|worth\w*)"
-                                r"\b|\bwhy\s+(?:do|does|would|should)\s+(?:we|you|anyone|one|people)\s+(?:need|care|want)\b",
+                                r"\b|\bwhy\s+(?:do|does|would|should)\s+(?:we|you|anyone|one|people)\s+"
+                                r"(?:need|care|want)\b",
                                 re.I)),
     # "What is their main finding?": what the authors found, as a "why" question's answer is.
     (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason|"

@@ -25,8 +25,9 @@ QUESTION_WORDS = frozenset(
     "problem problems solve solves address addresses tackle approach method methods "
     "whats hows whos wheres whys "  # chat spelling of "what's"
     "here other others else besides "  # "Which other papers here …": where and which, not what about
-    "ok okay alright so well hmm oh hey cool thanks thank yeah yes sure please just actually then now right "  # chat filler
-    "came come comes "  # "and which came out best?"
+    "ok okay alright so well hmm oh hey cool thanks thank yeah yes sure please just actually then now "  # chat filler
+    "right "
+    "came come comes some way ways somehow "  # "and which came out best?", "… in some way?"
     "s re ve ll d m t".split())  # what is left of "what's", "they're", "don't"
 # The frame of a question asking for several papers ("Which papers …", "Are there any works on …"): it says
 # what is wanted, not what about. Embedded with the question, it pulls the dense rankings towards

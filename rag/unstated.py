@@ -6,6 +6,7 @@ answered it)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
@@ -22,15 +23,18 @@ _OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say)\b)
                       r"\?)\s*)+[A-Za-z][\w.\-]*)\s*(?:,?\s*or\s+(?:something|anything)\s+else)?\s*\?+\s*$")
 _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
 _NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither".split())
-# An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: not taken as missing.
+# An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: missing only when its long
+# form is missing too.
 _ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
 
 
-def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = None) -> None:
+def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = None,
+                    long_form: Callable[[str], str] | None = None) -> None:
     """Refuses the turn when it asks for a detail ``papers`` do not state or (given ``names``) offers a name none of
-    them contains."""
+    them contains (an acronym, nor its ``long_form`` as the corpus defines it: "PINNs", "physics-informed …")."""
     texts = [f"{p.title} {p.search_text}" for p in papers]
-    missing = unstated(asked_thing(turn.question), texts) + (absent_names(turn.question, papers, names) if names else [])
+    missing = unstated(asked_thing(turn.question), texts) + (
+        absent_names(turn.question, papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     if missing:
         not_stated(turn, papers, missing)
@@ -38,11 +42,18 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
         not_stated(turn, papers, uncounted(turn.question, texts), prompts.REFUSAL_NOT_COUNTED)
 
 
-def absent_names(question: str, papers: list[Paper], names: NameIndex) -> list[str]:
-    """The names in the question none of ``papers`` contains, but for acronyms and names a handful of other papers
-    hold ("Let's take MoH and MaskCO. What does the first one learn?": MaskCO is another paper's)."""
-    ids = {p.paper_id for p in papers}
-    return [n for n in dict.fromkeys(names_in(question)) if not _ACRONYM.match(n)
+def absent_names(question: str, papers: list[Paper], names: NameIndex,
+                 long_form: Callable[[str], str] | None = None) -> list[str]:
+    """The names in the question none of ``papers`` contains, but for names a handful of other papers hold ("Let's
+    take MoH and MaskCO. What does the first one learn?": MaskCO is another paper's) and acronyms they write out
+    (or may: one other papers use but none defines)."""
+    ids, text = {p.paper_id for p in papers}, " ".join(f"{p.title} {p.search_text}" for p in papers).lower()
+
+    def written_out(name: str) -> bool:
+        spelled = long_form(name) if long_form and _ACRONYM.match(name) else ""
+        return bool(_ACRONYM.match(name)) and (spelled in text if spelled else bool(names.papers_mentioning(name)))
+
+    return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)
             and not ids & set(names.papers_mentioning(n)) and not names.is_distinctive(n)]
 
 

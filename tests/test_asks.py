@@ -199,3 +199,13 @@ def test_offered_candidates_none_of_the_papers_mention_are_refused_one_there_is_
     assert none_offered("which base LLM, qwen or llama?", ["We fine-tune a small model."]) == ["qwen", "llama"]
     assert none_offered("measured on A100s or H100s?", ["on one A100"]) == []  # a plural of one
     assert none_offered("and on TSP, speed-wise?", ["a 10x speedup on TSP"]) == []
+
+
+def test_an_acronym_is_missing_when_neither_it_nor_its_long_form_is_there(engine) -> None:
+    from rag.unstated import absent_names
+
+    r = engine.retriever
+    question = "do they compare against PINNs? Does it work for LLMs?"
+    # PBFM writes neither "LLMs" nor "large language models"; OR-PRM writes the long form; no abstract has PINNs.
+    assert absent_names(question, [r.papers["hfebd26d11d8c"]], r.names, r.acronyms.long_form) == ["PINNs", "LLMs"]
+    assert absent_names(question, [r.papers["tFEAzYdz92"]], r.names, r.acronyms.long_form) == ["PINNs"]
