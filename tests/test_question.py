@@ -151,6 +151,8 @@ def test_a_list_question_s_terms_are_its_runs_of_topic_words(question: str, phra
     ("what modules does it consist of, and what does it score on VSI-Bench?",
      ["what modules does it consist of", "what does it score on VSI-Bench?"]),
     ("Does it need training? And what does it guide against?", ["Does it need training", "And what does it guide against?"]),
+    ("There's a flow matching paper with physics constraints. What trade-off does it address?",
+     ["There's a flow matching paper with physics constraints.", "What trade-off does it address?"]),
     ("What is the speed and accuracy?", []),  # one question
     ("What is it? Why?", []),  # a part without topic words
 ])
