@@ -200,8 +200,8 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     query, vector = turn.query, turn.vector
     if len(own_topic_words(turn.query)) <= 2:
         query = retriever.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
-    # A follow-up with topic words of its own ("and robustness to temporal disturbances?") was searched for with the
-    # earlier turns' words; its sentences are ranked for its own.
+    # A follow-up with topic words of its own ("how do they keep the noise distribution intact?") was searched for
+    # with the earlier turns' words; its sentences are ranked for its own.
     if turn.follow_up and not turn.compare_ids and len(own_topic_words(turn.question)) >= 2:
         query = turn.corrected_question
         vector = retriever.encoder.embed_query(query)
@@ -256,8 +256,9 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import gather_evidence
 
-            against = [e.best_score for e in gather_evidence(negated, retriever.encoder.embed_query(negated),
-                                                             turn.hits, retriever.sentences)]
+            against = [e.best_score for e in gather_evidence(negated, retriever.encoder.embed_query(negated), turn.hits,
+                                                             retriever.sentences,
+                                                             lexical_weight=settings.answer.lexical_weight)]
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against)
         if turn.shape.kind is not QuestionKind.CHOICE:  # (refused too: then it says why, if it can)
             unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)
