@@ -187,7 +187,7 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
     ranked against the question (a compared paper's against its own piece of the question)."""
-    from rag.evidence import best_of, gather_evidence
+    from rag.evidence import gather_evidence
     from rag.references import own_topic_words
     from rag.tokens import content_words, without_where
 
@@ -212,12 +212,6 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
-    # "What modules does it have, and what does it score on VSI-Bench?": a sentence answering either part fits.
-    if turn.shape.kind is QuestionKind.SINGLE and not turn.shape.multilingual and (
-            parts := sub_questions(turn.corrected_question)):
-        turn.evidence = best_of(turn.evidence, [gather_evidence(
-            part, retriever.encoder.embed_query(part), turn.hits, sentences, named_papers, lexical_weight=weight,
-            word_parts=bool(turn.on_table)) for part in parts])
     # A list's term lists the papers using it when it is most of what the list asks for ("… touch on the KV cache?",
     # not "… tackle the memory or loading cost of the KV cache when decoding with long-context LLMs?").
     asks = len(own_topic_words(without_where(query)))
@@ -278,10 +272,23 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                 from rag.answer import no_paper_reason
 
                 turn.decision.refused, turn.decision.reason = True, no_paper_reason(turn.decision)
-    if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and (
+    if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.multilingual and (
             parts := sub_questions(turn.corrected_question)):
-        turn.decision.sentences_per_paper += len(parts) - 1  # room for each part's answer
+        _by_parts(turn, parts, retriever, settings)
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
+
+
+def _by_parts(turn: Turn, parts: list[str], retriever: HybridRetriever, settings: Settings) -> None:
+    """"What modules does it have, and what does it score on VSI-Bench?": each chosen paper's sentences ranked by the
+    part they answer best, with one more shown a part (which papers answer was decided on the whole question)."""
+    from rag.evidence import best_of, gather_evidence
+
+    chosen = [e for _, e in turn.decision.chosen]
+    merged = best_of(chosen, [gather_evidence(part, retriever.encoder.embed_query(part), [e.hit for e in chosen],
+                                              retriever.sentences, lexical_weight=settings.answer.lexical_weight,
+                                              word_parts=bool(turn.on_table)) for part in parts])
+    turn.decision.chosen = [(n, item) for (n, _), item in zip(turn.decision.chosen, merged)]
+    turn.decision.sentences_per_paper += len(parts) - 1
 
 
 def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:

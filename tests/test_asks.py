@@ -209,3 +209,10 @@ def test_an_acronym_is_missing_when_neither_it_nor_its_long_form_is_there(engine
     # PBFM writes neither "LLMs" nor "large language models"; OR-PRM writes the long form; no abstract has PINNs.
     assert absent_names(question, [r.papers["hfebd26d11d8c"]], r.names, r.acronyms.long_form) == ["PINNs", "LLMs"]
     assert absent_names(question, [r.papers["tFEAzYdz92"]], r.names, r.acronyms.long_form) == ["PINNs"]
+
+
+def test_a_turn_asking_two_things_shows_each_answer_from_the_paper_it_chose(engine) -> None:
+    answer = engine.ask("what modules does Omni-View consist of, and what does it score on VSI-Bench?",
+                        backend="extractive")
+    assert "geometry module" in answer.text and "55.4" in answer.text
+    assert [c.paper_id for c in answer.citations] == ["pDu6u9cnEB"]  # the parts choose no further paper
