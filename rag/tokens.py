@@ -27,7 +27,7 @@ QUESTION_WORDS = frozenset(
     "here other others else besides "  # "Which other papers here …": where and which, not what about
     "ok okay alright so well hmm oh hey cool thanks thank yeah yes sure please just actually then now "  # chat filler
     "right "
-    "came come comes some way ways somehow "  # "and which came out best?", "… in some way?"
+    "came come comes "  # "and which came out best?"
     "s re ve ll d m t".split())  # what is left of "what's", "they're", "don't"
 # The frame of a question asking for several papers ("Which papers …", "Are there any works on …"): it says
 # what is wanted, not what about. Embedded with the question, it pulls the dense rankings towards
@@ -41,9 +41,10 @@ _FRAME = re.compile(
     # "Which other papers here …", "Which papers in this collection …": where to look is not the topic
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
-# "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back.
+# "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back; nor
+# is a hedge ("… deal with KV caches in some way?").
 _WHERE = re.compile(r"\b(?:in|from|of|within|among)\s+(?:this|the|your|our)\s+(?:collection|set|index|corpus|database|"
-                    r"library)\b", re.IGNORECASE)
+                    r"library)\b|\b(?:in\s+(?:some|any)\s+(?:way|form|shape)|somehow|of\s+some\s+kind)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
 
 

@@ -184,3 +184,10 @@ def test_a_comparison_the_paper_makes_is_no_request_to_compare_papers(question: 
     from rag.question import wants_comparison
 
     assert wants_comparison(question) is wanted
+
+
+def test_a_hedge_is_no_topic_and_way_stays_a_word() -> None:
+    from rag.tokens import keyword_query, without_where
+
+    assert "some" not in without_where("Which papers deal with KV caches in some way?")
+    assert "way" in keyword_query("Is there a way to speed up video generation on FPGAs?")
