@@ -20,6 +20,12 @@ ABSTRACT = [
 ]
 
 
+def _abstract_evidence(abstract: list[str], scores: list[float], title: str = "Poor Implicit Reward Models") -> Evidence:
+    """Evidence for a made-up abstract: its sentences scored as given, in order."""
+    paper = Paper("r", title, " ".join(abstract), "t:1")
+    return Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
+
+
 def _evidence(scores: list[float]) -> Evidence:
     paper = Paper("retain01", "RetainGate: Learned Token Retention", " ".join(ABSTRACT), "test:1")
     return Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(ABSTRACT, scores))])
@@ -188,10 +194,7 @@ def test_a_why_question_also_shows_what_the_authors_found() -> None:
                 "We investigate the root cause of this gap.",
                 "Our main finding is that implicit models rely more on token-level cues.",
                 "Code is available online."]
-    paper = Paper("r", "Poor Implicit Reward Models", " ".join(abstract), "t:1")
-    scores = [0.70, 0.68, 0.25, 0.10]
-    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
-    plan = plan_paper(1, evidence, Aspect.WHY, 1, 0.3, result_too=True)
+    plan = plan_paper(1, _abstract_evidence(abstract, [0.70, 0.68, 0.25, 0.10]), Aspect.WHY, 1, 0.3, result_too=True)
     assert any("token-level cues" in q.text for q in plan.quotes)
 
 
@@ -219,14 +222,11 @@ def test_a_lead_that_only_announces_brings_the_sentence_spelling_it_out(opener: 
                 "We provide evidence against alternative hypotheses for the gap.",
                 f"{opener} we challenge the claim that generation is harder than verification.",
                 "Code is available online."]
-    paper = Paper("r", "Poor Implicit Reward Models", " ".join(abstract), "t:1")
     scores = [0.30, 0.70, 0.20, 0.10]
-    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
-    plan = plan_paper(1, evidence, Aspect.ANY, 1, 0.3)
+    plan = plan_paper(1, _abstract_evidence(abstract, scores), Aspect.ANY, 1, 0.3)
     assert plan.quotes[0].sentences[0].position == 1
     assert any("generation is harder than verification" in q.text for q in plan.quotes[1:])
-    plain = Evidence(Hit(paper, 1.0), [EvidenceSentence(t.replace(opener, "Separately,"), s, i)
-                                       for i, (t, s) in enumerate(zip(abstract, scores))])
+    plain = _abstract_evidence([t.replace(opener, "Separately,") for t in abstract], scores)
     assert not any("harder" in q.text for q in plan_paper(1, plain, Aspect.ANY, 1, 0.3).quotes)
 
 
@@ -235,10 +235,8 @@ def test_a_shown_enumeration_brings_its_items_in_the_next_sentences() -> None:
                 "This form contains two novelties: 1) a unified interface for policy and reward model.",
                 "2) Eliminating process-level annotation: a self-supervised process reward model.",
                 "Experiments show gains of 5%."]
-    paper = Paper("r", "Reflective Generative Model", " ".join(abstract), "t:1")
-    scores = [0.30, 0.70, 0.20, 0.25]
-    evidence = Evidence(Hit(paper, 1.0), [EvidenceSentence(t, s, i) for i, (t, s) in enumerate(zip(abstract, scores))])
-    plan = plan_paper(1, evidence, Aspect.METHOD, 1, 0.3)
+    plan = plan_paper(1, _abstract_evidence(abstract, [0.30, 0.70, 0.20, 0.25], "Reflective Generative Model"),
+                      Aspect.METHOD, 1, 0.3)
     assert plan.quotes[0].sentences[-1].position == 1  # (bringing the sentence "This form" leans on)
     assert any("self-supervised process reward model" in q.text for q in plan.quotes)
     assert not any("5%" in q.text for q in plan.quotes)  # no further than the enumeration
