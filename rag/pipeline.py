@@ -128,9 +128,9 @@ def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever
     # papers, already there; so is one whose names only they hold ("and vs vanilla LLaDA / Dream?" after D2F: what
     # D2F's abstract compares itself with).
     ids = set(carried)
-    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part) and not points_back(part)
-                      and not ((found := names_in(part)) and all(ids & set(retriever.names.papers_mentioning(n))
-                                                                 for n in found))]
+    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part)
+                      and not points_back(part) and not ((found := names_in(part)) and all(
+                          ids & set(retriever.names.papers_mentioning(n)) for n in found))]
     if len(parts) < 2 or len(parts) == len(titles):
         return False
     turn.carried, turn.follow_up = list(carried), True
@@ -212,10 +212,11 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
-    # A list's term lists the papers using it when it is most of what the list asks for ("… touch on the KV cache?",
-    # not "… tackle the memory or loading cost of the KV cache when decoding with long-context LLMs?").
-    asks = len(own_topic_words(without_where(query)))
-    terms = {t: ids for t, ids in names.rare_terms(query, settings.decision.list_phrase_share).items()
+    # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
+    # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").
+    spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
+    asks = len(own_topic_words(without_where(" ".join([turn.query, *spelled]))))
+    terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
              if 2 * len(t.split()) >= asks} if turn.shape.kind is QuestionKind.LIST else {}
     for item in turn.evidence:
         item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
@@ -240,9 +241,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
         from rag.roles import Aspect, aspect
 
-        # (What a reference left of the question: "Take MetaMuse, MoH and OR-PRM in that order. Which problems …".)
-        held = coverage(turn.said if turn.said and turn.said in turn.question else turn.question,
-                        [h.paper for h in turn.hits])
+        asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it
+        held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")
         # Only a question for a figure or a named thing ("How many GPU hours …?", "What license …?") asks for a
         # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
         specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)

@@ -76,6 +76,9 @@ class TestRetriever:
         terms = retriever.names.rare_terms("Which papers touch on the KV cache or large language models?", 0.15)
         assert set(terms) == {"kv cache"}  # most abstracts say "large language models": it picks out nothing
         assert terms["kv cache"] == {"qCaq3jGb0S", "t5uLZSRjhF", "rJdGst0W8s", "tJod11fK1A"}  # "KV caches" too
+        # An acronym's long form is one term, not its runs of topic words ("RLVR" is not any "reinforcement learning").
+        rlvr = retriever.names.rare_terms("any RLVR papers?", 0.15, ["reinforcement learning from verifiable rewards"])
+        assert set(rlvr) == {"reinforcement learning from verifiable rewards"}
 
     @pytest.mark.parametrize("question, expected", [
         ("How does Visual Jigsaw train multimodal models?", {"tBf2SUzfZw"}),  # title without a colon

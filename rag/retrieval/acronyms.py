@@ -27,9 +27,12 @@ class AcronymExpander:
     def expand(self, query: str, names: set[str] = frozenset()) -> str:
         """The query with the long form of each acronym in it that the corpus defines (and the query lacks), but
         not of ``names`` (papers' own names, "PEAR": the name already finds its paper's sentences)."""
-        extra = [long for short in dict.fromkeys(_ACRONYM.findall(query)) if short not in names
-                 and (long := self.long_form(short)) and long not in query.lower()]
-        return " ".join([query, *extra])
+        return " ".join([query, *self.long_forms(query, names)])
+
+    def long_forms(self, query: str, names: set[str] = frozenset()) -> list[str]:
+        """The long forms ``expand`` adds."""
+        return [long for short in dict.fromkeys(_ACRONYM.findall(query)) if short not in names
+                and (long := self.long_form(short)) and long not in query.lower()]
 
     def long_form(self, short: str) -> str:
         key = short[:-1] if short.endswith("s") and len(short) > 2 else short  # "LLMs" is defined as "LLM"

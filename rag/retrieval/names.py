@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rag.coref import acronym_words
 from rag.retrieval.rankers import BM25Ranker
@@ -42,11 +42,12 @@ class NameIndex:
             self._mentions[name] = [pid for pid, text in self.words.items() if any(k in text for k in keys)]
         return self._mentions[name]
 
-    def rare_terms(self, question: str, share: float) -> dict[str, set[str]]:
+    def rare_terms(self, question: str, share: float, whole: Sequence[str] = ()) -> dict[str, set[str]]:
         """The question's terms of two or more words (``topic_phrases``) that at most ``share`` of the papers use,
-        singular or plural ("KV caches" finds "KV cache") → those papers."""
+        singular or plural ("KV caches" finds "KV cache") → those papers; ``whole``: terms taken as they are ("reinforcement
+        learning from verifiable rewards", an acronym's long form, not its runs of topic words)."""
         found = {}
-        for term in topic_phrases(question):
+        for term in [*topic_phrases(question), *(w.lower() for w in whole)]:
             ids = {pid for form in {term, f"{term}s", term.removesuffix("s"), term.removesuffix("es")} if form
                    for pid in self.papers_mentioning(form)}
             if ids and len(ids) <= share * len(self.papers):
