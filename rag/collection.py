@@ -15,6 +15,7 @@ import numpy as np
 
 from rag import prompts
 from rag.question import names_in, wants_comparison
+from rag.tokens import HEDGE
 from rag.topics import (FUNCTION_WORDS, CorpusStats, by_area, keyword_counts, method_sentence, one_blas_thread,
                         stats_for, words)
 from rag.types import Answer, Citation, CollectionGroup, CollectionStats, Source
@@ -77,9 +78,8 @@ _LIST_FRAME = re.compile(rf"^\s*(?:which|what|list|find|show\s+me)\s+(?:\w+\s+)?
 # A topic that refers to papers already in the conversation ("What is new in this method?"), not to a field.
 _REFERS = re.compile(r"(?i)^(?:this|that|these|those|it|its|their|our|your|the\s+(?:proposed|paper|papers|method|model|"
                      r"authors?|approach)\b)|\b(?:cited|above|listed|retrieved|previous|mentioned)\b")
-_TOPIC_TAIL = re.compile(rf"(?i)(?:\s+(?:in|across|among|within|from|at|of)\s+{_COLL}|\s+(?:in\s+(?:some|any)\s+"
-                         rf"(?:form|way|shape)|of\s+(?:some|any)\s+kind|somehow)|\s+(?:are|is|were|there|"
-                         rf"(?<!operations\s)research|"
+_TOPIC_TAIL = re.compile(rf"(?i)(?:\s+(?:in|across|among|within|from|at|of)\s+{_COLL}|\s+(?:{HEDGE})|\s+(?:are|is|were|"
+                         rf"there|(?<!operations\s)research|"
                          rf"work|papers|literature|area|field|this\s+year|{_ROUGHLY}|at\s+iclr(?:\s*2026)?),?)+\s*$")
 # Words before a question or around a count that do not change it ("OK. So what is new …", "Roughly how many …").
 _LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|then|also|next|hmm|right|roughly|hey|hi|"

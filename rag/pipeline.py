@@ -214,12 +214,13 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
     # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
     # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").
-    spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
-    asks = len(own_topic_words(without_where(" ".join([turn.query, *spelled]))))
-    terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
-             if 2 * len(t.split()) >= asks} if turn.shape.kind is QuestionKind.LIST else {}
-    for item in turn.evidence:
-        item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
+    if turn.shape.kind is QuestionKind.LIST:
+        spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
+        asks = len(own_topic_words(without_where(" ".join([turn.query, *spelled]))))
+        terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
+                 if 2 * len(t.split()) >= asks}
+        for item in turn.evidence:
+            item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
         for i, item in enumerate(turn.evidence):
             if item.hit.part is not None:
@@ -238,7 +239,6 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.references import coverage
-
         from rag.roles import Aspect, aspect
 
         asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it

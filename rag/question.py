@@ -40,7 +40,7 @@ _CUE_WORDS = frozenset("compare compared comparing comparison differ differs dif
 # compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
 _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:\.[0-9]+\w*)*"
                    r"(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)*\b|\b[A-Za-z]+(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)+\b", re.ASCII)
-# (A version stays in the name: "Qwen2.5-VL", "Llama-3.1".)  # ASCII: in "LLM里的attention" 里 ends the name
+# (A version stays in the name: "Qwen2.5-VL", "Llama-3.1". ASCII: in "LLM里的attention" 里 ends the name.)
 
 MAX_PARTS = 4
 
@@ -89,7 +89,7 @@ def comparison_context(question: str) -> str:
 
 
 # "… about text rather than images?": what a choice is not about.
-_RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\b[^,;?]*",
+_RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\b(?P<not>[^,;?]*)",
                           re.IGNORECASE)
 
 
@@ -101,16 +101,14 @@ def choice_query(question: str) -> str:
 
 def rather_than(question: str) -> str:
     """What a choice says the pick is not about ("… about text rather than images?" → "images"); "" if nothing."""
-    match = _RATHER_THAN.search(question)
-    said = re.sub(r"(?i)^,?\s*(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\s*", "", match.group(0)
-                  ) if match else ""
-    return said.strip() if content_words(said) else ""
+    said = match.group("not").strip() if (match := _RATHER_THAN.search(question)) else ""
+    return said if content_words(said) else ""
 
 
 # "They compare several fine-tuning strategies on it, right?", "Do they compare against SnapKV?": what the paper
 # compares, not a request to compare papers ("How do they compare?" is one).
-_THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|the\s+authors|the\s+paper)\s+(?:also\s+)?"
-                           r"(?:compare[sd]?|contrast)\b", re.IGNORECASE)
+_THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|the\s+authors|the\s+paper)\s+"
+                           r"(?:also\s+)?(?:compare[sd]?|contrast)\b", re.IGNORECASE)
 
 
 def wants_comparison(question: str) -> bool:
@@ -134,8 +132,8 @@ def analyse(question: str) -> QuestionShape:
 
 
 # "What modules does it have, and what does it score on VSI-Bench?", "What data? How big is the model?"
-_SUB_QUESTION = re.compile(r"\?\s+|(?:[,;]?\s+and|(?<=\.))\s+(?=(?:what|how|which|who|where|when|why|does|do|did|is|are|"
-                           r"can)\b)", re.IGNORECASE)  # (". What trade-off does it address?" after a description)
+_SUB_QUESTION = re.compile(r"\?\s+|(?:[,;]?\s+and|(?<=\.))\s+(?=(?:what|how|which|who|where|when|why|does|do|did|"
+                           r"is|are|can)\b)", re.IGNORECASE)  # (". What trade-off does it address?" after a description)
 
 
 def sub_questions(question: str) -> list[str]:

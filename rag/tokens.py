@@ -41,10 +41,12 @@ _FRAME = re.compile(
     # "Which other papers here …", "Which papers in this collection …": where to look is not the topic
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
+# A hedge around a topic ("… deal with KV caches in some way?"): no topic word.
+HEDGE = r"in\s+(?:some|any)\s+(?:way|form|shape)|of\s+(?:some|any)\s+kind|somehow"
 # "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back; nor
-# is a hedge ("… deal with KV caches in some way?").
+# is a hedge.
 _WHERE = re.compile(r"\b(?:in|from|of|within|among)\s+(?:this|the|your|our)\s+(?:collection|set|index|corpus|database|"
-                    r"library)\b|\b(?:in\s+(?:some|any)\s+(?:way|form|shape)|somehow|of\s+some\s+kind)\b", re.IGNORECASE)
+                    rf"library)\b|\b(?:{HEDGE})\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
 
 

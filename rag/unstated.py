@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 # Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz? poisson?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
-_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say)\b)\s*((?:[A-Za-z][\w.\-]*\??\s*(?:,|/|\bor\b|"
-                      r"\?)\s*)+[A-Za-z][\w.\-]*)\s*(?:,?\s*or\s+(?:something|anything)\s+else)?\s*\?+\s*$")
+_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say)\b)\s*((?:[A-Za-z][\w.\-]*\??\s*"
+                      r"(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-]*)\s*(?:,?\s*or\s+(?:something|anything)\s+else)?\s*\?+\s*$")
 _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
 _NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither".split())
 # An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: missing only when its long
@@ -38,8 +38,8 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     if missing:
         not_stated(turn, papers, missing)
-    elif uncounted(turn.question, texts):  # "How many problems are in it?": mentioned, never counted
-        not_stated(turn, papers, uncounted(turn.question, texts), prompts.REFUSAL_NOT_COUNTED)
+    elif counted := uncounted(turn.question, texts):  # "How many problems are in it?": mentioned, never counted
+        not_stated(turn, papers, counted, prompts.REFUSAL_NOT_COUNTED)
 
 
 def absent_names(question: str, papers: list[Paper], names: NameIndex,

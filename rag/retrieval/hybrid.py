@@ -50,8 +50,9 @@ class HybridRetriever:
 
     @cached_property
     def acronyms(self) -> AcronymExpander:
-        """Acronyms spelled out for the evidence stage only (in the ranking query, "LLMs with RL" pulled in papers on
-        any large language model and cost the right one its first place, docs/benchmarks.md)."""
+        """Acronyms spelled out for the evidence stage, and for the ranking only of a list asked by little more than
+        an acronym ("any RL papers?"): beside other words, "LLMs with RL" spelled out pulled in papers on any large
+        language model and cost the right one its first place (docs/benchmarks.md)."""
         return AcronymExpander([p.abstract for p in self.papers.values()])
 
     def embed_topic(self, query: str) -> np.ndarray:

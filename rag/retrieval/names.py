@@ -44,8 +44,8 @@ class NameIndex:
 
     def rare_terms(self, question: str, share: float, whole: Sequence[str] = ()) -> dict[str, set[str]]:
         """The question's terms of two or more words (``topic_phrases``) that at most ``share`` of the papers use,
-        singular or plural ("KV caches" finds "KV cache") → those papers; ``whole``: terms taken as they are ("reinforcement
-        learning from verifiable rewards", an acronym's long form, not its runs of topic words)."""
+        singular or plural ("KV caches" finds "KV cache") → those papers; ``whole``: terms taken as they are
+        ("reinforcement learning from verifiable rewards", an acronym's long form, not its runs of topic words)."""
         found = {}
         for term in [*topic_phrases(question), *(w.lower() for w in whole)]:
             ids = {pid for form in {term, f"{term}s", term.removesuffix("s"), term.removesuffix("es")} if form
