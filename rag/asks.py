@@ -16,8 +16,11 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on
                     r"(?:(?:what|which)\s+"
                     r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
-                    r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have"
-                    r"|had|of)\b"
+                    r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)(?:\s+(?:did|does|do|is|was|are|were|has|have"
+                    r"|had|of)\b|\s*[?.!]*\s*$)"
+                    # "how large were the matrices?": a size, given as a number where the thing is named
+                    r"|how\s+(?:large|big|long|deep|wide|heavy|tall)\s+(?:is|are|was|were)\s+"
+                    r"(?:the\s+|their\s+|its\s+)?(?P<sized>[\w-]+)\s*[?.!]*\s*$"
                     # "What is the licence of …", "What's the training cost for …", "Who are the authors …"
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)"
@@ -34,8 +37,10 @@ _DETAILS = frozenset(
     "gpu gpus tpu tpus cpu cpus hardware chip chips accelerator accelerators cluster clusters machine machines node "
     "nodes hours days weeks dollars cost costs price budget money license licence licenses licences licensing "
     "copyright author authors affiliation affiliations institution institutions university universities company "
-    "companies funding grant country countries batch epochs epoch optimizer seed seeds hyperparameter hyperparameters "
-    "library libraries programming carbon footprint emissions co2 parameters params".split())
+    "companies provider providers vendor vendors funding grant country countries batch epochs epoch optimizer seed "
+    "seeds hyperparameter hyperparameters "
+    "library libraries programming carbon footprint emissions co2 parameters params temperature temperatures "
+    "learning-rate lr dropout warmup".split())
 # A detail an abstract may state without its word: a model's size as "3B and 8B".
 _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
@@ -88,17 +93,52 @@ _NUMBER = (r"(?:\d[\d,.]*[+kKMB]?|one|two|three|four|five|six|seven|eight|nine|t
 def uncounted(question: str, texts: list[str]) -> list[str]:
     """"How many problems …?" when none of ``texts`` writes a number within three words before "problems" (or
     its singular): [that noun]; [] when the question asks no count or a text gives one ("2,389 complex
-    algorithmic problems", "20+ turns", "50M additional parameters")."""
+    algorithmic problems", "20+ turns", "50M additional parameters"). "How large were the matrices?": [that noun]
+    only when no text mentions it."""
     match = _ASKED.search(question)
-    counted = match.group("counted") if match else None
+    counted = (match.group("counted") or match.group("sized")) if match else None
     if not counted:
         return []
     noun = counted.split()[-1].lower()
     if noun in _DETAILS or len(noun) < 3:  # a detail is refused by its word alone ("How many GPUs …?")
         return []
+    if match.group("sized"):  # a size is written in too many ways ("an 8-hour horizon", "256×256"): only its absence
+        return [noun] if unstated([noun], texts) else []
     forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} if f)
-    pattern = re.compile(rf"\b{_NUMBER}\s+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b", re.IGNORECASE)
+    # ("8 tasks", "two-stage pipeline", "2,389 complex algorithmic problems")
+    pattern = re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b", re.IGNORECASE)
     return [] if any(pattern.search(text) for text in texts) else [noun]
+
+
+# "Which model scored best on it?": a benchmark's abstract that names no model it ran cannot say.
+_BEST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:models?|llms?|agents?|systems?)\b(?:\s+[\w-]+){0,3}?\s+"
+                   r"(?:best|highest|top|strongest|worst|lowest)\b|\bcame\s+out\s+on\s+top\b", re.IGNORECASE)
+_MODEL_NAME = re.compile(r"\b[A-Z][A-Za-z]*-?\d[\w.-]*|(?i:\b(?:gpt|llama|qwen|claude|gemini|mistral|deepseek|"
+                         r"gemma|phi-|olmo|o\d-mini))")
+_BENCHMARK = re.compile(r"\b(?:introduce|present|propose|construct|build|release)\w*\s+(?:[\w-]+\s+){0,4}?"
+                        r"(?:benchmark|dataset|suite)\b", re.IGNORECASE)
+# A metric the user names ("What's its exact pass@1 on LiveCodeBench?"): its value is stated only where it is named.
+_METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perplexity|win\s+rate|success\s+rate|"
+                     r"exact\s+match|top-[15]\s+accuracy|iou|psnr|ssim|accuracy)(?![\w@])", re.IGNORECASE)
+_VALUE = re.compile(r"\b(?:what|which|how\s+(?:much|high|low|good)|exact|score[sd]?|numbers?|reach\w*|achiev\w*|gets?|"
+                    r"reports?)\b", re.IGNORECASE)
+
+
+def unranked(question: str, titles: list[str], texts: list[str]) -> bool:
+    """"Which model scored best on it?" about a benchmark (its title or abstract says it introduces one) whose
+    abstract names no model: it cannot say."""
+    benchmark = any("bench" in t.lower() for t in titles) or any(_BENCHMARK.search(t) for t in texts)
+    return bool(_BEST.search(question)) and benchmark and not any(_MODEL_NAME.search(t) for t in texts)
+
+
+def unmeasured(question: str, texts: list[str]) -> list[str]:
+    """The metrics the question names that none of ``texts`` mentions ("pass@1" when the abstract gives none)."""
+    if not _VALUE.search(question):  # "Does it trade accuracy for speed" asks no value
+        return []
+    held = " ".join(texts)
+    # Written with more after it ("FID50k", "ROUGE-L", "pass@k" aside) or, a word, in another form ("accurate").
+    return [m.group(0) for m in _METRIC.finditer(question) if not re.search(
+        rf"(?<![a-z]){re.escape(m.group(0)[:6] if m.group(0).isalpha() else m.group(0))}", held, re.IGNORECASE)]
 
 
 def asks_existence(question: str) -> bool:

@@ -65,6 +65,27 @@ def spell_out(text: str, defined: dict[str, str], done: set[str]) -> str:
     return f"{text} ({'; '.join(glosses)})" if glosses else text
 
 
+# An acronym as the user writes it ("the SSL objective", "PINNs"): three to six capitals, maybe a plural "s".
+_WRITTEN_ACRONYM = re.compile(r"\b([A-Z]{3,6})s?\b")
+
+
+def written_acronyms(question: str) -> set[str]:
+    """The acronyms the question writes in capitals, lower-cased ("and the SSL objective?" → {"ssl"})."""
+    return {a.lower() for a in _WRITTEN_ACRONYM.findall(question)}
+
+
+def initials_written(sentence: str, acronyms: set[str]) -> set[str]:
+    """Which of ``acronyms`` the sentence writes out as a run of words whose initials spell it, stop words aside
+    ("a time-contrastive Self-Supervised Learning model" writes out "ssl"): an abstract need not define the acronym
+    a reader uses for it."""
+    if not acronyms:
+        return set()
+    words = [w for w in re.split(r"[\s\-/]+", sentence.lower()) if w and w not in _STOP and w[0].isalpha()]
+    initials = "".join(w[0] for w in words)
+    return {a for a in acronyms if a in initials and any(
+        "".join(w[0] for w in words[i:i + len(a)]) == a and len(words[i]) > 1 for i in range(len(words)))}
+
+
 def _in_order(initials: list[str], letters: list[str]) -> bool:
     """``initials`` appear in ``letters`` in order (a digit in ``letters`` matches any initial)."""
     position = 0

@@ -2,22 +2,23 @@
 
 Sentence vectors come from the index (embedded at ingest), so this stage costs one matrix product.
 A sentence's score mixes embedding similarity (meaning) with the share of the question's topic words
-it contains (names, numbers and acronyms such as ``TRIM-KV`` or ``5.14x`` that a small embedding
-model blurs).
+it contains, in any form (names, numbers and acronyms such as ``TRIM-KV`` or ``5.14x`` that a small embedding
+model blurs; "distributed" for "distribution"; "SSL" where the sentence writes "Self-Supervised Learning").
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rag.coref import acronym_words, implied_words
+from rag.coref import acronym_words, implied_words, initials_written, written_acronyms
 from rag.settings import AnswerSettings
-from rag.tokens import content_words
+from rag.tokens import content_words, stems
 from rag.types import Evidence, EvidenceSentence, Hit
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from rag.retrieval import HybridRetriever
     from rag.retrieval.rankers import SentenceIndex
 
 
@@ -37,6 +38,10 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     counts as its parts ("calibration-free" holds "calibration")."""
     weight = AnswerSettings().lexical_weight if lexical_weight is None else lexical_weight
     wanted = content_words(question)
+    # A word counts in any of its forms ("distributed" for "distribution"), an acronym the user writes where the
+    # sentence spells it out ("SSL" for "Self-Supervised Learning").
+    wanted_stems = {w: stems({w}) for w in wanted}
+    acronyms = written_acronyms(question) & wanted
     cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
     evidence = []
     for hit in hits:
@@ -51,7 +56,10 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
             if wanted:
                 words = content_words(text)
                 words |= implied_words(text, words, wanted, defined, hit.paper.given_name)
-                overlap = len(wanted & (_with_parts(words) if word_parts else words)) / len(wanted)
+                words |= initials_written(text, acronyms)
+                have = _with_parts(words) if word_parts else words
+                have_stems = stems(have)
+                overlap = sum(1 for w in wanted if w in have or wanted_stems[w] <= have_stems) / len(wanted)
                 score = blend(score, overlap, weight)
             scored.append(EvidenceSentence(text, score, sentences.positions[row], sentences.role(row)))
         scored.sort(key=lambda s: s.score, reverse=True)
@@ -74,6 +82,22 @@ def best_of(whole: list[Evidence], parts: list[list[Evidence]]) -> list[Evidence
         merged.append(Evidence(item.hit, sorted(best.values(), key=lambda s: s.score, reverse=True),
                                item.names_found, item.terms_found))
     return merged
+
+
+def evidence_for(text: str, hits: list[Hit], retriever: HybridRetriever, weight: float,
+                 word_parts: bool = False) -> list[Evidence]:
+    """The hits' sentences ranked against ``text`` alone (a part of the question, an alternative, what a choice is
+    not about); see ``gather_evidence`` for ``weight`` and ``word_parts``."""
+    return gather_evidence(text, retriever.encoder.embed_query(text), hits, retriever.sentences, lexical_weight=weight,
+                           word_parts=word_parts)
+
+
+def by_parts(chosen: list[Evidence], parts: list[str], retriever: HybridRetriever, weight: float,
+             word_parts: bool) -> list[Evidence]:
+    """"What modules does it have, and what does it score on VSI-Bench?": each chosen paper's sentences ranked by the
+    part they answer best (which papers answer was decided on the whole question)."""
+    return best_of(chosen, [evidence_for(part, [e.hit for e in chosen], retriever, weight, word_parts)
+                            for part in parts])
 
 
 def _with_parts(words: set[str]) -> set[str]:

@@ -15,6 +15,7 @@ from rag.tokens import content_words, without_where
 if TYPE_CHECKING:
     from rag.backends import LLMBackend
     from rag.settings import Settings
+    from rag.types import Turn
 
 # "that" only where it stands for a thing ("How is that different …", "… of that?"), not "a paper that turns …".
 _REFERS_BACK = re.compile(
@@ -24,6 +25,7 @@ _REFERS_BACK = re.compile(
     r"dataset)|the (paper|method|model|approach|authors|work|"
     r"framework|benchmark|dataset|new|previous|proposed|original|authors?)|both|former|latter|same)\b|它|其|这|该|那", re.IGNORECASE)
 _FEW_TOPIC_WORDS = 2
+MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
 
 
 def refers_back(question: str) -> bool:
@@ -33,6 +35,19 @@ def refers_back(question: str) -> bool:
     if _REFERS_BACK.search(without_where(question)):  # not "… in this collection?"
         return True
     return not names_in(question) and len(content_words(question)) < _FEW_TOPIC_WORDS
+
+
+def leans_back(turn: Turn) -> bool:
+    """A short question that found nothing on its own, right after an answer, asks about that answer's papers ("how
+    far ahead, and for which region?" after RainPro-8): refused for weak evidence alone (no missing name or word, no
+    detail the papers lack), no reference and no name of its own, one paper's question of a few topic words."""
+    from rag.references import last_answered, own_topic_words
+    from rag.types import QuestionKind
+
+    d = turn.decision
+    return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
+            and turn.reference == "none" and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.names
+            and last_answered(turn.table) is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS)
 
 
 def standalone_query(question: str, history: list[str]) -> str:

@@ -1,6 +1,7 @@
 """Papers on the table the user points at by what they are called: their own enumeration ("MoH and MaskCO. …
 the first one"), a name or distinctive title word ("TRIM-KV", "the jigsaw one"), or a description ("the one asking
-why language models make poor implicit reward models"). Used by ``rag.references``.
+why language models make poor implicit reward models"), or by how many ("the two", "which of the three"). Used by
+``rag.references``.
 """
 
 from __future__ import annotations
@@ -13,14 +14,20 @@ from rag.types import Shown
 
 _DESCRIBED = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:about|on|asking|that|which|where|with|showing|arguing|"
                         r"proposing|studying|for)\s+([^:?;]+)", re.IGNORECASE)
-_ONE_PHRASE = re.compile(r"\bthe\s+([\w\-]+(?:\s+[\w\-]+)?)\s+(?:one|paper|method|approach|work)\b", re.IGNORECASE)
+# (Quoted, a longer piece of its title: "The 'poor implicit reward model' one".)
+_ONE_PHRASE = re.compile(r"\bthe\s+(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['’\"”]|([\w\-]+(?:\s+[\w\-]+)?))\s+"
+                         r"(?:one|paper|method|approach|work)\b", re.IGNORECASE)
 
 
 def user_order(question: str, candidates: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
     """The papers of ``candidates`` in the order ``question`` names them, if one of its clauses names two or more
     ("Compare MetaMuse and MoH: …", "I'm comparing: TRIM-KV, Tactic and D2F")."""
+    from rag.question import analyse
     from rag.tokens import stems
+    from rag.types import QuestionKind
 
+    if analyse(question).kind is QuestionKind.LIST:  # "what's here on watermarking … images and videos …?": a search
+        return []
     for clause in re.split(r"[:.?!]\s+|:", question):
         pieces = re.split(r",\s*(?:and\s+)?|\s+(?:and|vs\.?|versus)\s+|;", clause)
         papers: list[str] = []
@@ -42,14 +49,15 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
 
     # "the jigsaw one": the words before "one" name it by its title; elsewhere only a name ("TRIM-KV") does.
     phrase = _ONE_PHRASE.search(question)
+    called_as = (phrase.group(1) or phrase.group(2)) if phrase else ""
     # Names, words written capitalised mid-sentence ("from Tactic") and short acronyms ("RGM", which ``names_in``
     # leaves out as it does "LLM": here only a table paper's own name can match it).
     named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
              + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", question))
-    wanted = stems({w.lower() for w in [*(phrase.group(1).split() if phrase else []), *named]} - QUESTION_WORDS)
+    wanted = stems({w.lower() for w in [*called_as.split(), *named]} - QUESTION_WORDS)
     # "the OR one": an acronym in capitals that is a common word in lower case, and part of a hyphenated name
     # ("OR-PRM").
-    acronyms = {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", phrase.group(1) if phrase else "")}
+    acronyms = {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", called_as)}
 
     def called(paper_id: str) -> bool:
         words = title_words(paper_id)
@@ -65,3 +73,42 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
         if best and best[0] > 0 and (len(best) < 2 or best[0] > best[1]):
             found = [max(overlap, key=lambda pid: overlap[pid])]
     return found
+
+
+def counted_papers(table: list[Shown], count: int, every: list[str], named_in: Callable[[str], list[str]],
+                   title_words: Callable[[str], set[str]]) -> list[str]:
+    """The papers "the two" / "which of the three" means: the user's own enumeration of that many ("take MetaMuse,
+    MoH and OR-PRM in that order"), unless a search since showed that many; else the latest answers' (``recent``)."""
+    for shown in reversed(table):
+        found = user_order(shown.question, [*every, *named_in(shown.question)], title_words)
+        if len(found) == count:
+            return found
+        if _listed(shown, count):
+            break
+    return recent(table, count)[:count]
+
+
+def _listed(shown: Shown, count: int) -> bool:
+    """The turn was a search for papers that showed exactly ``count`` (a new set on the table)."""
+    from rag.question import analyse
+    from rag.types import QuestionKind
+
+    return not shown.refused and len(shown.listed) == count and analyse(shown.question).kind is QuestionKind.LIST
+
+
+def recent(table: list[Shown], count: int) -> list[str]:
+    """The latest answered turn's papers; when it has fewer than ``count``, those of the turns before it too. A
+    list question's answer is its sources in order (the user asked for papers and sees them all): "the two" after
+    "Which papers reduce the KV cache?" are its first two sources, even when the answer cited only one."""
+    from rag.question import analyse
+    from rag.types import QuestionKind
+
+    papers: list[str] = []
+    for shown in (shown for shown in reversed(table) if not shown.refused):
+        latest = not papers
+        papers += [pid for pid in shown.listed if pid not in papers]
+        if len(papers) < count and latest and analyse(shown.question).kind is QuestionKind.LIST:
+            papers += [pid for pid in shown.sources if pid not in papers][: count - len(papers)]
+        if len(papers) >= count:
+            break
+    return papers

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rag.alternatives import search_each
 from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.errors import RagError
-from rag.followup import refers_back, standalone_query
+from rag.followup import leans_back, refers_back, standalone_query
 from rag.multilingual import needs_multilingual
 from rag.question import (analyse, choice_query, comparison_parts, names_in, rather_than, sub_questions,
                           wants_comparison)
@@ -41,7 +42,8 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
     ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
-    from rag.references import Reference, ReferenceKind, implicit, own_topic_words, resolve
+    from rag.references import (Reference, ReferenceKind, implicit, last_answered, own_topic_words, resolve,
+                                without_switch)
 
     turn.question = turn.question.strip()
     if not turn.question:
@@ -49,7 +51,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     names, rules = retriever.names, settings.decision
     reference = (implicit(resolve(turn.question, turn.table, names.title_words, names.named_papers), turn.table,
                           retriever.papers)
-                 if turn.table else Reference(ReferenceKind.NONE, question=turn.question))
+                 if turn.table else Reference(ReferenceKind.NONE, question=without_switch(turn.question)))
     # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
     # table: a new subject, whatever its pronouns.
     if turn.table and titled_elsewhere(turn.question, [p for pid in reference.paper_ids
@@ -57,6 +59,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
     elif turn.table and about_elsewhere(turn.question, reference, retriever, settings):
         reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
+    if turn.leans_back and (last := last_answered(turn.table)):
+        reference = Reference(ReferenceKind.PRONOUN, last.listed[:3], turn.question)
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
     # A reference names its papers, so their sentences are ranked for the question itself; a short one ("How much
@@ -164,8 +168,10 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
         if turn.shape.kind is QuestionKind.LIST and len(own_topic_words(turn.query)) <= 2:
             searched = retriever.acronyms.expand(turn.query, set(retriever.names.distinctive_names(turn.query)))
             turn.vector = retriever.embed_topic(searched) if searched != turn.query else turn.vector
-        turn.ranked = retriever.names.in_named_order(turn.query, retriever.search(
-            searched, depth, vector=turn.vector, only=only), turn.top_k)
+        found = retriever.search(searched, depth, vector=turn.vector, only=only)
+        if turn.shape.kind is QuestionKind.LIST:  # "… on chemistry or molecule design?": papers on either
+            found = search_each(turn.query, found, retriever, depth, only)
+        turn.ranked = retriever.names.in_named_order(turn.query, found, turn.top_k)
     if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
     elif turn.shape.kind is QuestionKind.LIST and turn.table and wants_others(turn.question):
@@ -248,11 +254,9 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         specific = aspect(turn.question) in (Aspect.RESULT, Aspect.DATA)
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
-            from rag.evidence import gather_evidence
+            from rag.evidence import evidence_for
 
-            against = [e.best_score for e in gather_evidence(negated, retriever.encoder.embed_query(negated), turn.hits,
-                                                             retriever.sentences,
-                                                             lexical_weight=settings.answer.lexical_weight)]
+            against = [e.best_score for e in evidence_for(negated, turn.hits, retriever, settings.answer.lexical_weight)]
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against)
         if turn.shape.kind is not QuestionKind.CHOICE:  # (refused too: then it says why, if it can)
             unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)
@@ -260,7 +264,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
-        if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and turn.shape.names:
+        if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE:
             unless_unstated(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "Who are the authors of MaskCO?"
         if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)
                 and not turn.shape.multilingual):  # a near-miss: what none of the papers answering it holds
@@ -274,21 +278,13 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                 turn.decision.refused, turn.decision.reason = True, no_paper_reason(turn.decision)
     if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.multilingual and (
             parts := sub_questions(turn.corrected_question)):
-        _by_parts(turn, parts, retriever, settings)
+        from rag.evidence import by_parts
+
+        chosen = by_parts([e for _, e in turn.decision.chosen], parts, retriever, settings.answer.lexical_weight,
+                          bool(turn.on_table))
+        turn.decision.chosen = [(n, item) for (n, _), item in zip(turn.decision.chosen, chosen)]
+        turn.decision.sentences_per_paper += len(parts) - 1
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
-
-
-def _by_parts(turn: Turn, parts: list[str], retriever: HybridRetriever, settings: Settings) -> None:
-    """"What modules does it have, and what does it score on VSI-Bench?": each chosen paper's sentences ranked by the
-    part they answer best, with one more shown a part (which papers answer was decided on the whole question)."""
-    from rag.evidence import best_of, gather_evidence
-
-    chosen = [e for _, e in turn.decision.chosen]
-    merged = best_of(chosen, [gather_evidence(part, retriever.encoder.embed_query(part), [e.hit for e in chosen],
-                                              retriever.sentences, lexical_weight=settings.answer.lexical_weight,
-                                              word_parts=bool(turn.on_table)) for part in parts])
-    turn.decision.chosen = [(n, item) for (n, _), item in zip(turn.decision.chosen, merged)]
-    turn.decision.sentences_per_paper += len(parts) - 1
 
 
 def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:
@@ -297,4 +293,8 @@ def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:
     retrieve(turn, retriever)
     gather(turn, retriever, settings)
     decide(turn, retriever, settings)
+    if leans_back(turn):  # a fragment that finds nothing of its own: about the papers just answered from
+        again = Turn(turn.question, turn.history, turn.carried, turn.table, turn.paper_ids, rank_depth=turn.rank_depth,
+                     started=turn.started, rewrite=turn.rewrite, leans_back=True)
+        return prepare(again, retriever, settings)
     return turn

@@ -10,6 +10,9 @@ REFUSAL_UNKNOWN_WORDS = ("None of the indexed ICLR 2026 abstracts mentions {word
 # A question about papers on the table asks for a thing their abstracts never mention ("Which GPU did they use?").
 REFUSAL_NOT_STATED = "The {abstracts} of {papers} {verb} not mention {things}, so I cannot answer that from {them}."
 # "How many problems are in it?" when its abstract mentions problems but gives no number of them.
+# "Which model scored best on it?" when the benchmark's abstract names no model it ran.
+REFUSAL_NOT_RANKED = ("The {abstracts} of {papers} {verb} not name the models evaluated, so I cannot say which did "
+                      "best.")
 REFUSAL_NOT_COUNTED = ("The {abstracts} of {papers} {verb} not give a number of {things}, so I cannot answer that "
                        "from {them}.")
 # "Is there a paper here on audio generation?" when no abstract holds "audio" with "generation".

@@ -16,6 +16,9 @@ _LIST = re.compile(
     r"(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me)\s+(\w+\s+)?"
     r"(papers|works|studies|articles|ones)\b"
     r"|\b(are there|any|all|other|several) (\w+ )?(papers|works|studies)\b|哪些(论文|工作|文章)|有没有.*(论文|工作)"
+    # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it
+    r"|(?:^|[.!:]\s)\s*what(?:'s|’s|\s+is|\s+do\s+you\s+have)\s+(?:in\s+)?(?:here|there|in\s+(?:the|this)\s+"
+    r"(?:collection|set|index))\s+(?:on|about|regarding|for|dealing\s+with)\b"
     # "What benchmarks test LLMs on …?", "Which methods reduce …?": papers of a kind, doing something (not "What
     # benchmarks does it use?", "Which models and datasets?").
     r"|(?:^|[.!:]\s)\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|models|"

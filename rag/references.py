@@ -4,9 +4,8 @@ A conversation's table is what earlier turns showed (sources [n]) and cited (in 
 them). A follow-up points at it with pronouns and demonstratives ("it", "both", "these methods", "the
 latter"), ordinals and numbers ("the top two", "the second paper", "[2]", "#3", "the last one"), a partial
 name of a paper on the table ("the jigsaw one", "TRIM-KV"), or a choice among them ("which of those …").
-A topic switch ("New question: …", "On another subject, …") refers to nothing before it.
-No LLM is needed; an LLM rewrite only helps retrieval afterwards and never changes what is resolved here.
-"""
+A topic switch ("New question: …", "On another subject, …") refers to nothing before it. No LLM is needed: an LLM
+rewrite only helps retrieval afterwards and never changes what is resolved here."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from enum import Enum
 
 from rag.asks import bare_comparison
 from rag.question import wants_comparison
-from rag.named import named_on_table, user_order
+from rag.named import counted_papers, named_on_table, recent, user_order
 from rag.types import Paper, Shown
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
@@ -61,7 +60,8 @@ _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|
 # "Which papers use diffusion?", "Anything on video?": a new search, however few its words.
 _ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\s+(?:paper|work|study|method))\b|"
                               r"\b(?:is|are)\s+there\b", re.IGNORECASE)
-
+# "and what makes a task harder?": the same subject, asked on.
+_GOES_ON = re.compile(r"^\W*(?:and|also|plus)\W+(?:what|how|which|why|who|where|when|does|do|did|is|are)\b", re.I)
 
 
 class ReferenceKind(str, Enum):
@@ -94,11 +94,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     of a paper's title (its name, rare title words), for partial names ("the jigsaw one"); ``named_in(text)``: the
     indexed papers a text names, on the table or not, for the user's own enumerations ("take MetaMuse, MoH and
     OR-PRM in that order")."""
-    switched = _SWITCH.match(question)
-    if switched:
-        return Reference(ReferenceKind.SWITCH, question=question[switched.end():].strip() or question)
-    last = last_answered(table)
-    if last is None:
+    if _SWITCH.match(question):
+        return Reference(ReferenceKind.SWITCH, question=without_switch(question))
+    if (last := last_answered(table)) is None:
         return Reference(ReferenceKind.NONE, question=question)
     # Positions ("the second one", "#3") count in the latest turn that showed several papers; papers the user
     # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
@@ -133,10 +131,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if (plural and not weak) or asks_choice:  # "the two" after a turn about one paper: the turns before it too
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
-        listed = _recent(table, count)[:count] if counted else _recent(table, 2)
-        if counted:  # "Which of the three …" after "take MetaMuse, MoH and OR-PRM in that order": those three
-            listed = next((found for shown in reversed(table) if len(found := user_order(
-                shown.question, [*every, *named_in(shown.question)], title_words)) == count), listed)
+        listed = counted_papers(table, count, every, named_in, title_words) if counted else recent(table, 2)
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
@@ -157,6 +152,12 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if ellipsis:
         return Reference(ReferenceKind.ELLIPSIS, [], question)
     return Reference(ReferenceKind.NONE, question=question)
+
+
+def without_switch(question: str) -> str:
+    """The question without its marker of a new subject ("separate question: what's in here on chemistry?")."""
+    switched = _SWITCH.match(question)
+    return (question[switched.end():].strip() or question) if switched else question
 
 
 def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper]) -> Reference:
@@ -230,31 +231,13 @@ def coverage(question: str, papers: list[Paper]) -> float:
 
 
 def _says_too_little(question: str) -> bool:
-    """No name and fewer than two topic words of its own (generic ones aside): it leans on the turn before
-    ("Which models and datasets?", "how many splits?")."""
+    """No name and fewer than two topic words of its own (generic ones aside), or a question going on with "and …"
+    ("and what makes a task harder?"): it leans on the turn before ("Which models and datasets?", "how many splits?")."""
     from rag.question import names_in
     from rag.tokens import content_words
 
-    return (not names_in(question) and len(content_words(question) - GENERIC_WORDS) < 2
-            and not _ASKS_FOR_PAPERS.search(question))
-
-
-def _recent(table: list[Shown], count: int) -> list[str]:
-    """The latest answered turn's papers; when it has fewer than ``count``, those of the turns before it too. A
-    list question's answer is its sources in order (the user asked for papers and sees them all): "the two" after
-    "Which papers reduce the KV cache?" are its first two sources, even when the answer cited only one."""
-    from rag.question import analyse
-    from rag.types import QuestionKind
-
-    papers: list[str] = []
-    for shown in (shown for shown in reversed(table) if not shown.refused):
-        latest = not papers
-        papers += [pid for pid in shown.listed if pid not in papers]
-        if len(papers) < count and latest and analyse(shown.question).kind is QuestionKind.LIST:
-            papers += [pid for pid in shown.sources if pid not in papers][: count - len(papers)]
-        if len(papers) >= count:
-            break
-    return papers
+    return (not names_in(question) and (len(content_words(question) - GENERIC_WORDS) < 2 or bool(_GOES_ON.match(
+        question))) and not _ASKS_FOR_PAPERS.search(question))
 
 
 def _source_numbers(question: str) -> list[int]:

@@ -131,8 +131,7 @@ class DecisionSettings(_Section):
     section: ClassVar[str] = "decision"
     min_evidence: float = Field(description="Best sentence score below which the answer is a refusal")
     min_evidence_multilingual: float = Field(description="The same for non-English questions (e5 scale)")
-    min_headline_multilingual: float = Field(description="Best e5 title + first-sentence score below which a "
-                                             "non-English question is refused")
+    min_headline_multilingual: float = Field(description="Best e5 title + first-sentence score refusing non-English")
     min_sentence: float = Field(description="Weakest sentence score quoted in an extractive answer")
     min_list_evidence: float = Field(description="Weakest best-sentence score of a paper in a list answer")
     relative_cut: float = Field(ge=0, le=1, description="A further paper joins a one-paper answer only if its best "
@@ -149,7 +148,8 @@ class DecisionSettings(_Section):
     max_answer_papers: int = Field(3, ge=1, description="Papers quoted in an extractive answer")
     max_list_papers: int = Field(10, ge=1, description="Most papers a list answer returns")
     list_top_ranks: int = Field(3, ge=0, description="A list keeps the first this many retrieved papers whose best "
-                                "sentence reaches min_list_evidence (below the relative cut too) or min_evidence and the relative cut")
+                                "sentence reaches min_list_evidence, or min_evidence and list_top_relative_cut")
+    list_top_relative_cut: float = Field(0.65, ge=0, le=1, description="The relative cut for those first papers")
     list_phrase_share: float = Field(0.15, ge=0, le=1, description="A list keeps a retrieved paper that uses a term of "
                                      "the question verbatim ('KV cache') if at most this share of the papers use it")
     sentences_per_paper: int = Field(2, ge=1, description="Sentences quoted per paper in a one-paper answer")

@@ -5,7 +5,7 @@ words through these functions.
 * ``lexical_text``: what BM25 indexes and is queried with, with whole-token names and numbers;
 * ``word_forms``: a text's words padded for whole-word name lookups, hyphenated words also joined;
 * ``squash``: a phrase's letters and digits only (title names: "SIG-Mark" → "sigmark");
-* ``stems``: English stems of topic words (the citation check's word overlap).
+* ``stems``: English stems of topic words (the word overlap of the evidence stage and the citation check).
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ _FRAME = re.compile(
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
 # A hedge around a topic ("… deal with KV caches in some way?"): no topic word.
-HEDGE = r"in\s+(?:some|any)\s+(?:way|form|shape)|of\s+(?:some|any)\s+kind|somehow"
+HEDGE = (r"in\s+(?:some|any)\s+(?:way|form|shape)|of\s+(?:some|any)\s+kind|somehow|(?:in\s+)?one\s+(?:way|form|shape)\s+"
+         r"or\s+(?:another|the\s+other)|of\s+one\s+(?:kind|sort)\s+or\s+another")
 # "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back; nor
 # is a hedge.
 _WHERE = re.compile(r"\b(?:in|from|of|within|among)\s+(?:this|the|your|our)\s+(?:collection|set|index|corpus|database|"

@@ -52,7 +52,7 @@ class Hit:
     bm25_score: float | None = None
     sentence_score: float | None = None  # best cosine similarity of any single sentence
     headline_score: float | None = None  # multilingual-e5 similarity of title + first sentence (non-English)
-    part: str | None = None  # for comparisons: the piece of the question this paper answers
+    part: str | None = None  # the piece of the question it answers (compared; a list's alternative it came first for)
 
 
 @dataclass
@@ -240,6 +240,7 @@ class Turn:
     rank_depth: int = 0  # rank at least this many papers (evaluation), though fewer are sources
     started: float = field(default_factory=time.perf_counter)  # when the question arrived
     rewrite: str | None = None  # an LLM's standalone rewrite or translation, if one came first
+    leans_back: bool = False  # about the last answer's papers, whatever its words (``followup.leans_back``)
     # understand
     said: str = ""  # the user's words made standalone (deterministic)
     query: str = ""  # what retrieval searches for
@@ -257,8 +258,7 @@ class Turn:
     evidence: list[Evidence] = field(default_factory=list)
     decision: Decision = field(default_factory=lambda: Decision(refused=True))
     timings: dict[str, float] = field(default_factory=dict)  # ms
-    # write and check
-    answer: Answer | None = None
+    answer: Answer | None = None  # write and check
 
     @property
     def corrected_question(self) -> str:

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
-from rag.asks import asked_thing, uncounted, unstated
-from rag.question import names_in
+from rag.asks import asked_thing, uncounted, unmeasured, unranked, unstated
+from rag.question import names_in, sub_questions
 
 if TYPE_CHECKING:
     from rag.retrieval.names import NameIndex
@@ -30,15 +30,23 @@ _ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
 
 def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = None,
                     long_form: Callable[[str], str] | None = None) -> None:
-    """Refuses the turn when it asks for a detail ``papers`` do not state or (given ``names``) offers a name none of
-    them contains (an acronym, nor its ``long_form`` as the corpus defines it: "PINNs", "physics-informed …")."""
+    """Refuses the turn when it asks for a detail or a metric ``papers`` do not state, a count they never give, which
+    model did best on a benchmark naming none, or (given ``names``) offers a name none of them contains (an acronym,
+    nor its ``long_form`` as the corpus defines it: "PINNs", "physics-informed …")."""
     texts = [f"{p.title} {p.search_text}" for p in papers]
-    missing = unstated(asked_thing(turn.question), texts) + (
+    # Each question of a turn asking several ("Which operators did they test on, and how large were the matrices?")
+    clauses = sub_questions(turn.question) or [turn.question]
+    missing = [w for c in clauses for w in unstated(asked_thing(c), texts)] + unmeasured(turn.question, texts) + (
         absent_names(turn.question, papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
+    counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
+    missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
+    counted = [w for w in counted if w not in missing]
     if missing:
         not_stated(turn, papers, missing)
-    elif counted := uncounted(turn.question, texts):  # "How many problems are in it?": mentioned, never counted
+    elif unranked(turn.question, [p.title for p in papers], texts):
+        not_stated(turn, papers, ["models"], prompts.REFUSAL_NOT_RANKED)
+    elif counted:
         not_stated(turn, papers, counted, prompts.REFUSAL_NOT_COUNTED)
 
 

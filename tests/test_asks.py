@@ -30,6 +30,8 @@ from rag.chat import ChatSession
     ("What is the main idea of TRIM-KV?", []),
     ("Who are the best-performing models?", []),
     ("how many parameters does the model have?", ["parameters"]),
+    ("what temperature do they recommend for SBoN in practice?", ["temperature"]),
+    ("Which cloud provider was that at?", ["provider"]),
 ])
 def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
@@ -154,6 +156,10 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     ("how many problems are in it in total?", "Over 30% of annotations are flawed for OR problems.", ["problems"]),
     ("What problems does it solve?", "It solves OR problems.", []),  # asks no count
     ("How many GPUs did they use?", "We train it.", []),  # a detail: refused by its word (``unstated``)
+    ("how many patients?", "Imaging mass cytometry data of tissues.", ["patients"]),  # a count that ends the question
+    ("how many stages?", "A two-stage pipeline.", []),  # a number joined to its noun
+    ("how long is the horizon?", "Forecasts over an 8-hour horizon.", []),  # a size is not looked for as a count
+    ("how large were the matrices?", "It accelerates eigenvalue problems of operators.", ["matrices"]),  # …only its word
 ])
 def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
                                                                       missing: list[str]) -> None:
@@ -216,3 +222,52 @@ def test_a_turn_asking_two_things_shows_each_answer_from_the_paper_it_chose(engi
                         backend="extractive")
     assert "geometry module" in answer.text and "55.4" in answer.text
     assert [c.paper_id for c in answer.citations] == ["pDu6u9cnEB"]  # the parts choose no further paper
+
+
+def test_each_question_of_a_turn_is_checked_for_what_the_papers_never_mention(engine) -> None:
+    chat = ChatSession(engine, backend="extractive")
+    chat.ask("I work with imaging mass cytometry data. Is there anything here that can generate or impute missing "
+             "channels?")
+    answer = chat.ask("Which tissues or cancer types were in the IMC data, and how many patients?")
+    assert answer.refused and "“patients”" in answer.text and not answer.citations
+
+
+def test_a_short_question_finding_nothing_of_its_own_asks_about_the_paper_just_answered(engine) -> None:
+    # No pronoun, no name, no word of the RainPro-8 abstract: searched alone it found nothing and was refused.
+    chat = ChatSession(engine, backend="extractive")
+    chat.ask("a colleague asked me whether there's a weather or rainfall forecasting paper in here")
+    answer = chat.ask("how far ahead, and for which region?")
+    assert not answer.refused and [c.paper_id for c in answer.citations] == ["hfed3db123a90"]
+    # A question of its own that finds nothing is still refused.
+    assert chat.ask("Which papers here are about federated learning on phones?").refused
+
+
+def test_a_list_offering_alternatives_finds_the_papers_of_each(engine) -> None:
+    # Searched as one query, the provenance paper (tracing, no watermark) was ranked below the cut of the list.
+    (answer,) = _chat(engine, "Different topic: what's here on watermarking or tracing where AI-generated images and "
+                              "videos came from?")
+    assert [c.paper_id for c in answer.citations] == ["tKyAD2LhnI", "qYu4wj7O3z"]
+    (chemistry,) = _chat(engine, "separate question: what's in here on chemistry or molecule design?")
+    assert {c.paper_id for c in chemistry.citations} == {"r2HG3xOMJI", "h47cb2134ff1f"}
+
+
+def test_a_metric_the_question_names_is_stated_only_where_an_abstract_names_it() -> None:
+    from rag.asks import unmeasured
+
+    assert unmeasured("whats its exact pass@1 on livecodebench", ["It evolves code for 20+ turns on LiveCodeBench."]) \
+        == ["pass@1"]
+    assert unmeasured("What FID does it reach?", ["It reaches an FID50k of 2.85."]) == []
+    assert unmeasured("and its accuracy?", ["It is more accurate than SnapKV."]) == []
+    assert unmeasured("How does it work?", ["A retention gate."]) == []
+    assert unmeasured("Does it trade accuracy for speed?", ["It is fast."]) == []  # asks no value
+
+
+def test_which_model_did_best_is_unsaid_by_a_benchmark_naming_no_model(engine) -> None:
+    from rag.asks import unranked
+
+    benchmark = ["We introduce VeriEquivBench, a new benchmark; it remains a challenge for state-of-the-art LLMs."]
+    assert unranked("which model scored best on it and what was the score?", ["VeriEquivBench"], benchmark)
+    assert not unranked("which model scored best?", ["VeriEquivBench"], [benchmark[0] + " GPT-4o fails too."])
+    assert not unranked("which model scored best?", ["TikZilla"], ["We train TikZilla, small open models."])
+    _, best = _chat(engine, "Tell me about VeriEquivBench.", "Which LLM scored best on it?")
+    assert best.refused and "VeriEquivBench" in best.text and "did best" in best.text

@@ -67,3 +67,13 @@ def test_a_plan_spells_out_the_acronym_its_quote_uses() -> None:
     assert plan.quotes[0].text == "Their agent improves upon prior AD scaling across hundreds of tasks. " \
                                   "(AD: Algorithm Distillation)"
     assert plan.sentences == [abstract[1]]  # the abstract's own sentence is what the panel highlights
+
+
+def test_an_acronym_the_user_writes_matches_the_words_a_sentence_spells_it_with() -> None:
+    from rag.coref import initials_written, written_acronyms
+
+    assert written_acronyms("and the SSL objective? PINNs? and the KV one") == {"ssl", "pinn"}  # 3 to 6 capitals
+    sentence = "We train a time-contrastive Self-Supervised Learning model on them."
+    assert initials_written(sentence, {"ssl", "pinn"}) == {"ssl"}
+    assert initials_written("Some sample learning of the model.", {"ssl"}) == {"ssl"}  # initials, nothing more
+    assert initials_written("We study learning in a sparse setting.", {"ssl"}) == set()

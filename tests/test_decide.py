@@ -130,3 +130,12 @@ def test_a_choice_counts_what_the_pick_is_not_about_against_each_paper() -> None
     shape = QuestionShape("choice")
     assert decide_on_table(shape, evidence, Settings().decision).pick is None  # not settled by "detail" alone
     assert decide_on_table(shape, evidence, Settings().decision, against=[0.60, 0.20]).pick == 2
+
+
+def test_a_list_keeps_its_first_papers_within_their_lower_relative_cut() -> None:
+    # "which papers are about chemistry or molecule design?": the second retrieved paper clears the evidence floor
+    # (0.35) and 0.65 of the best (0.465), not the list floor nor the relative cut (0.75); the third does not.
+    evidence = [_evidence("mclm", 0.465), _evidence("catalyst", 0.368), _evidence("off", 0.25)]
+    assert _chosen(evidence, "list") == ["mclm", "catalyst"]
+    # "… the memory or loading cost of the KV cache …": a third paper that only uses a KV cache fits 0.56 of the best.
+    assert _chosen([_evidence("a", 0.758), _evidence("b", 0.603), _evidence("c", 0.427)], "list") == ["a", "b"]

@@ -115,7 +115,9 @@ def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
     assert topic_query(question) == topic
 
 
-@pytest.mark.parametrize("question", ["ok, which ones are about chemistry then?", "Which ones use diffusion?"])
+@pytest.mark.parametrize("question", ["ok, which ones are about chemistry then?", "Which ones use diffusion?",
+                                      "Different topic: what's here on watermarking?",
+                                      "separate question: what's in here on chemistry or molecule design?"])
 def test_which_ones_asks_for_a_list(question: str) -> None:
     from rag.question import analyse
     from rag.types import QuestionKind
@@ -191,3 +193,40 @@ def test_a_hedge_is_no_topic_and_way_stays_a_word() -> None:
 
     assert "some" not in without_where("Which papers deal with KV caches in some way?")
     assert "way" in keyword_query("Is there a way to speed up video generation on FPGAs?")
+
+
+def test_a_hedge_of_one_form_or_another_is_no_topic() -> None:
+    from rag.collection import collection_intent
+
+    intent = collection_intent("how many papers in this set are about reward models in one form or another?")
+    assert intent is not None and intent.topic == "reward models"
+
+
+@pytest.mark.parametrize("question, alternatives", [
+    ("which ones are about chemistry or molecule design?", ["chemistry", "molecule design"]),
+    ("Which papers are about speeding up generation or inference?", ["speeding up generation", "speeding up inference"]),
+    # Both alternatives keep what they share on either side of "or".
+    ("Which papers use diffusion or flow matching to generate scientific data?",
+     ["use diffusion to generate scientific data", "flow matching to generate scientific data"]),
+    ("Which papers here introduce a benchmark for evaluating LLMs or agents?",
+     ["introduce a benchmark for evaluating LLMs", "introduce a benchmark for evaluating agents"]),
+    ("which ones are about visual understanding or perception rather than generating images?",
+     ["visual understanding", "visual perception"]),  # not what the pick is not about
+    ("Which papers use reinforcement learning?", []),
+    ("Which papers use RL or something similar?", []),
+])
+def test_a_list_s_alternatives_are_searched_each_with_what_they_share(question: str, alternatives: list[str]) -> None:
+    from rag.alternatives import alternatives as found
+
+    assert found(question) == alternatives
+
+
+def test_rankings_fuse_by_reciprocal_rank_the_whole_question_s_counting_double() -> None:
+    from rag.alternatives import fused
+    from rag.types import Hit, Paper
+
+    def hits(*ids: str) -> list[Hit]:
+        return [Hit(Paper(i, i, "An abstract.", "test:1"), 1.0) for i in ids]
+
+    order = [h.paper.paper_id for h in fused([hits("a", "b", "c"), hits("d", "b"), hits("e")], 4)]
+    assert order == ["b", "a", "c", "d"]  # b is in two rankings; the whole question's (the first) counts double

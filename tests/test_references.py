@@ -261,3 +261,30 @@ def test_chat_filler_is_no_topic_word() -> None:
 
     assert own_topic_words("ok, and what does it beat?") == {"beat"}
     assert own_topic_words("alright, so what region is it for?") == {"region"}
+
+
+def test_a_later_answer_of_as_many_papers_wins_over_an_earlier_enumeration() -> None:
+    named = Shown("So TRIM-KV and Tactic: which one needs less memory?", sources=["trim", "tactic"],
+                  cited=["trim", "tactic"])
+    # A list question naming no paper of its own ("… images and videos …" is no enumeration), answered with two.
+    listed = Shown("what's here on jigsaw puzzles or watermarking images and videos?", sources=["jig", "sig", "d2f"],
+                   cited=["jig", "sig"])
+    assert ref("how do those two differ in approach?", [named, listed]).paper_ids == ["jig", "sig"]
+    assert ref("how do those two differ in approach?", [listed, named]).paper_ids == ["trim", "tactic"]
+
+
+def test_a_question_going_on_with_and_asks_about_the_last_answer() -> None:
+    assert ref("and what makes a task harder?", [ONE]).paper_ids == ["sig"]
+    assert ref("and which papers here study tasks?", [ONE]).kind is ReferenceKind.NONE  # a new search
+
+
+def test_a_quoted_piece_of_a_title_names_the_paper_on_the_table() -> None:
+    found = ref("The 'retention gate' one: what's their explanation for why it works?", [LIST])
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["trim"])
+
+
+def test_a_first_turn_s_marker_of_a_new_subject_is_no_topic() -> None:
+    from rag.references import without_switch
+
+    assert without_switch("separate question: what's in here on chemistry?") == "what's in here on chemistry?"
+    assert without_switch("What is new in chemistry?") == "What is new in chemistry?"

@@ -1,0 +1,81 @@
+"""A list question offering alternatives ("… on chemistry or molecule design?", "… use Best-of-N or some other
+test-time selection among candidates?"): each alternative is searched for on its own as well, so the papers fitting
+either one rank near the top (one query mixing both ranks neither's papers well). Which of them are listed is still
+decided by their sentences against the whole question (scoring each alternative's sentences alone listed papers
+that fit a piece of it: "… loading cost of the KV cache" brought D2F, which only uses a KV cache).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rag.question import choice_query
+from rag.tokens import content_words, topic_query
+
+if TYPE_CHECKING:
+    from rag.retrieval import HybridRetriever
+    from rag.types import Hit
+
+_OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than|not)\b)", re.IGNORECASE)
+# What asks for papers rather than saying which: "Different topic: ", "what's (in) here on", "which ones are about".
+_ASKING = re.compile(r"^[^:?]{0,40}:\s+|^\W*(?:what(?:'s|’s|\s+is)|anything)\s+(?:in\s+)?here\s+(?:on|about|for|"
+                     r"regarding)\s+|^\W*(?:which|what)\s+ones\s+(?:are\s+|deal\s+with\s+|work\s+on\s+)?(?:about\s+|"
+                     r"on\s+)?", re.IGNORECASE)
+# Words that join an alternative to what it shares with the other ("… or flow matching to generate …").
+_JOINS = frozenset("to for of in on with that which where when among across from by via using about".split())
+RRF_K = 60  # the usual reciprocal-rank constant: no ranking's first places dominate
+WHOLE_WEIGHT = 2.0  # the whole question's ranking counts as much as two alternatives': a paper found for one
+# alternative alone joins the list's candidates without going ahead of those the whole question found
+
+
+def alternatives(query: str) -> list[str]:
+    """The alternatives a list question's topic offers ("which ones are about chemistry or molecule design?" →
+    ["chemistry", "molecule design"]), without what it says they are not ("… rather than generating images");
+    [] when it offers none, or one of them has no topic word of its own."""
+    topic = topic_query(choice_query(query))
+    for _ in range(2):  # "Different topic: what's here on …"
+        topic = _ASKING.sub("", topic, count=1)
+    match = _OR.search(topic)
+    if not match:
+        return []
+    before, after = topic[:match.start()].split(), topic[match.end():].split()
+    # The second alternative runs to the next word joining it to what both share ("flow matching | to generate …");
+    # the first is as many words before "or" ("diffusion or flow matching", "generation or inference").
+    joint = next((i for i, w in enumerate(after) if i and w.lower().strip(",;") in _JOINS), len(after))
+    second, shared = after[:joint], after[joint:]
+    first = before[-len(second):] if len(before) > len(second) else before
+    head = before[:len(before) - len(first)]
+    pieces = [" ".join([*head, *first, *shared]), " ".join([*head, *second, *shared])]
+    pieces = [p.strip(" ?.!,;:") for p in pieces]
+    return pieces if all(content_words(p) for p in pieces) else []
+
+
+def fused(rankings: list[list[Hit]], depth: int) -> list[Hit]:
+    """The papers of several rankings in weighted reciprocal-rank order (the first ranking is the whole question's).
+    Hand-rolled beside ``weighted_rrf``: that one fuses the rankings of one query, these are already fused hits."""
+    scores: dict[str, float] = {}
+    hits: dict[str, Hit] = {}
+    for i, ranking in enumerate(rankings):
+        for rank, hit in enumerate(ranking):
+            pid = hit.paper.paper_id
+            scores[pid] = scores.get(pid, 0.0) + (WHOLE_WEIGHT if i == 0 else 1.0) / (RRF_K + rank + 1)
+            hits.setdefault(pid, hit)
+    order = sorted(scores, key=lambda pid: scores[pid], reverse=True)
+    return [hits[pid] for pid in order[:depth]]
+
+
+def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth: int,
+                only: set[str] | None) -> list[Hit]:
+    """``ranked`` (the whole question's ranking) fused with each alternative's own ranking."""
+    pieces = alternatives(query)
+    if not pieces:
+        return ranked
+    rankings = [retriever.search(p, depth, only=only) for p in pieces]
+    # Each alternative's first paper carries it as its ``part``: listed whenever it clears the evidence floor
+    # (``decide``), though its sentences fit the whole question less than the other alternative's papers do.
+    best = {r[0].paper.paper_id: replace(r[0], part=p) for p, r in zip(pieces, rankings) if r}
+    # The whole question's first paper stays first: the alternatives add papers, they do not reorder the best fit.
+    rest = [h for h in fused([ranked, *rankings], depth) if not ranked or h.paper.paper_id != ranked[0].paper.paper_id]
+    return [best.get(h.paper.paper_id, h) for h in [*ranked[:1], *rest][:depth]]
