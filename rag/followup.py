@@ -26,6 +26,9 @@ _REFERS_BACK = re.compile(
     r"framework|benchmark|dataset|new|previous|proposed|original|authors?)|both|former|latter|same)\b|它|其|这|该|那", re.IGNORECASE)
 _FEW_TOPIC_WORDS = 2
 MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
+# A finite verb of its own ("What is the capital of France?", "How do I bake bread?"): a question, not a fragment.
+_FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|will|would|shall|should|may|might|must|"
+                     r"has|have|had)\b|['’](?:s|re|ve|ll|d|m)\b|n['’]t\b", re.IGNORECASE)
 
 
 def refers_back(question: str) -> bool:
@@ -38,16 +41,18 @@ def refers_back(question: str) -> bool:
 
 
 def leans_back(turn: Turn) -> bool:
-    """A short question that found nothing on its own, right after an answer, asks about that answer's papers ("how
-    far ahead, and for which region?" after RainPro-8): refused for weak evidence alone (no missing name or word, no
-    detail the papers lack), no reference and no name of its own, one paper's question of a few topic words."""
+    """A fragment that found nothing on its own, right after an answer, asks about that answer's papers ("how far
+    ahead, and for which region?" after RainPro-8): refused for weak evidence alone (no missing name or word, no
+    detail the papers lack), no reference, no name and no verb of its own, one paper's question of a few topic
+    words. A whole question that finds nothing ("What is the capital of France?") stays refused."""
     from rag.references import last_answered, own_topic_words
     from rag.types import QuestionKind
 
     d = turn.decision
     return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
             and turn.reference == "none" and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.names
-            and last_answered(turn.table) is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS)
+            and last_answered(turn.table) is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS
+            and not _FINITE.search(turn.question))
 
 
 def standalone_query(question: str, history: list[str]) -> str:

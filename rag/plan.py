@@ -27,6 +27,7 @@ CUE_BONUS = 0.06
 # "Which datasets?" is answered by the sentence naming them, not by one that says "datasets"; "Why …?" by the one
 # saying what the authors found, not by one restating the question: their cues count more.
 STRONG_CUE_BONUS = 0.15
+_NAMED_THING = re.compile(r"\b[A-Z][A-Za-z]*-?\d[\w.-]*\b")  # a named model or dataset: "Llama-7B", "GSM8K"
 _LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
 # the lead's fit
@@ -106,6 +107,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             and not releases(s.text)]  # where the code is: only as the lead, when asked
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
+    # "Which models did they prune?" is answered by the sentence naming them ("Llama-7B and Llama-2-13B"), whichever
+    # sentences echo the question's other words.
+    if wanted is Aspect.DATA and not any(_NAMED_THING.search(_LINK.sub("", s.text)) for s in [lead, *rest]):
+        rest += [s for s in ranked if _NAMED_THING.search(_LINK.sub("", s.text))][:1]
     # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure; a
     # "why" question the first sentence saying what the authors found ("Our main finding … is that …").
     def found(s: EvidenceSentence) -> bool:

@@ -232,14 +232,15 @@ def test_each_question_of_a_turn_is_checked_for_what_the_papers_never_mention(en
     assert answer.refused and "“patients”" in answer.text and not answer.citations
 
 
-def test_a_short_question_finding_nothing_of_its_own_asks_about_the_paper_just_answered(engine) -> None:
+def test_a_fragment_finding_nothing_of_its_own_asks_about_the_paper_just_answered(engine) -> None:
     # No pronoun, no name, no word of the RainPro-8 abstract: searched alone it found nothing and was refused.
     chat = ChatSession(engine, backend="extractive")
     chat.ask("a colleague asked me whether there's a weather or rainfall forecasting paper in here")
     answer = chat.ask("how far ahead, and for which region?")
     assert not answer.refused and [c.paper_id for c in answer.citations] == ["hfed3db123a90"]
-    # A question of its own that finds nothing is still refused.
+    # A question of its own that finds nothing is still refused, however short.
     assert chat.ask("Which papers here are about federated learning on phones?").refused
+    assert chat.ask("How do I bake bread?").refused
 
 
 def test_a_list_offering_alternatives_finds_the_papers_of_each(engine) -> None:
