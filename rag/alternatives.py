@@ -1,8 +1,9 @@
 """A list question offering alternatives ("… on chemistry or molecule design?", "… use Best-of-N or some other
 test-time selection among candidates?"): each alternative is searched for on its own as well, so the papers fitting
 either one rank near the top (one query mixing both ranks neither's papers well). Which of them are listed is still
-decided by their sentences against the whole question (scoring each alternative's sentences alone listed papers
-that fit a piece of it: "… loading cost of the KV cache" brought D2F, which only uses a KV cache).
+decided by their sentences against the whole question, but for each alternative's first paper, listed whenever it
+clears the evidence floor (scoring each alternative's sentences alone listed papers that fit a piece of it: "…
+loading cost of the KV cache" brought D2F, which only uses a KV cache).
 """
 
 from __future__ import annotations
