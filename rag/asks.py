@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rag.tokens import content_words, stems
+from rag.tokens import NAMED_THING, content_words, stems
 
 # "What GPU did they …", "Which license is …", "what base model did they train …", "How many GPU hours …": the
 # thing asked for is the noun phrase right after the question word.
@@ -113,8 +113,8 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
 # "Which model scored best on it?": a benchmark's abstract that names no model it ran cannot say.
 _BEST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:models?|llms?|agents?|systems?)\b(?:\s+[\w-]+){0,3}?\s+"
                    r"(?:best|highest|top|strongest|worst|lowest)\b|\bcame\s+out\s+on\s+top\b", re.IGNORECASE)
-_MODEL_NAME = re.compile(r"\b[A-Z][A-Za-z]*-?\d[\w.-]*|(?i:\b(?:gpt|llama|qwen|claude|gemini|mistral|deepseek|"
-                         r"gemma|phi-|olmo|o\d-mini))")
+_MODEL_NAME = re.compile(rf"{NAMED_THING}|(?i:\b(?:gpt|llama|qwen|claude|gemini|mistral|deepseek|gemma|phi-|olmo|"
+                         r"o\d-mini))")
 _BENCHMARK = re.compile(r"\b(?:introduce|present|propose|construct|build|release)\w*\s+(?:[\w-]+\s+){0,4}?"
                         r"(?:benchmark|dataset|suite)\b", re.IGNORECASE)
 # A metric the user names ("What's its exact pass@1 on LiveCodeBench?"): its value is stated only where it is named.

@@ -22,11 +22,9 @@ _ONE_PHRASE = re.compile(r"\bthe\s+(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['�
 def user_order(question: str, candidates: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
     """The papers of ``candidates`` in the order ``question`` names them, if one of its clauses names two or more
     ("Compare MetaMuse and MoH: …", "I'm comparing: TRIM-KV, Tactic and D2F")."""
-    from rag.question import analyse
     from rag.tokens import stems
-    from rag.types import QuestionKind
 
-    if analyse(question).kind is QuestionKind.LIST:  # "what's here on watermarking … images and videos …?": a search
+    if _searches(question):  # "what's here on watermarking … images and videos …?": no paper named
         return []
     for clause in re.split(r"[:.?!]\s+|:", question):
         pieces = re.split(r",\s*(?:and\s+)?|\s+(?:and|vs\.?|versus)\s+|;", clause)
@@ -90,25 +88,27 @@ def counted_papers(table: list[Shown], count: int, every: list[str], named_in: C
 
 def _listed(shown: Shown, count: int) -> bool:
     """The turn was a search for papers that showed exactly ``count`` (a new set on the table)."""
-    from rag.question import analyse
-    from rag.types import QuestionKind
-
-    return not shown.refused and len(shown.listed) == count and analyse(shown.question).kind is QuestionKind.LIST
+    return not shown.refused and len(shown.listed) == count and _searches(shown.question)
 
 
 def recent(table: list[Shown], count: int) -> list[str]:
     """The latest answered turn's papers; when it has fewer than ``count``, those of the turns before it too. A
     list question's answer is its sources in order (the user asked for papers and sees them all): "the two" after
     "Which papers reduce the KV cache?" are its first two sources, even when the answer cited only one."""
-    from rag.question import analyse
-    from rag.types import QuestionKind
-
     papers: list[str] = []
     for shown in (shown for shown in reversed(table) if not shown.refused):
         latest = not papers
         papers += [pid for pid in shown.listed if pid not in papers]
-        if len(papers) < count and latest and analyse(shown.question).kind is QuestionKind.LIST:
+        if len(papers) < count and latest and _searches(shown.question):
             papers += [pid for pid in shown.sources if pid not in papers][: count - len(papers)]
         if len(papers) >= count:
             break
     return papers
+
+
+def _searches(question: str) -> bool:
+    """The question asks for papers (a list question): a search, naming none of them."""
+    from rag.question import analyse
+    from rag.types import QuestionKind
+
+    return analyse(question).kind is QuestionKind.LIST

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rag.coref import spell_out
 from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role_of
 from rag.standalone import Quote, leans_back, quote, rewrite
+from rag.tokens import NAMED_THING
 from rag.types import Evidence, EvidenceSentence
 
 # How much a sentence's role and cue words count against its fit to the question (cosine-blend units, where the
@@ -27,7 +28,7 @@ CUE_BONUS = 0.06
 # "Which datasets?" is answered by the sentence naming them, not by one that says "datasets"; "Why …?" by the one
 # saying what the authors found, not by one restating the question: their cues count more.
 STRONG_CUE_BONUS = 0.15
-_NAMED_THING = re.compile(r"\b[A-Z][A-Za-z]*-?\d[\w.-]*\b")  # a named model or dataset: "Llama-7B", "GSM8K"
+_NAMED_THING = re.compile(NAMED_THING)
 _LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
 # the lead's fit

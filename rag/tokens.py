@@ -49,6 +49,9 @@ HEDGE = (r"in\s+(?:some|any)\s+(?:way|form|shape)|of\s+(?:some|any)\s+kind|someh
 _WHERE = re.compile(r"\b(?:in|from|of|within|among)\s+(?:this|the|your|our)\s+(?:collection|set|index|corpus|database|"
                     rf"library)\b|\b(?:{HEDGE})\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
+# A named model or dataset as abstracts write them, a capital and a digit: "Llama-7B", "WikiText-2", "GSM8K".
+# (``roles.ASPECT_CUES`` writes it out itself: the hash telling stored roles stale covers roles.py only.)
+NAMED_THING = r"\b[A-Z][A-Za-z]*-?\d[\w.-]*\b"
 
 
 def without_where(text: str) -> str:
