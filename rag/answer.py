@@ -5,8 +5,8 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 
 from __future__ import annotations
 
-from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, NEAR_MISS, NEAR_MISS_MANY,
-                         NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS,
+from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, LIST_DISCUSSED, NEAR_MISS,
+                         NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS,
                          SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
@@ -87,7 +87,9 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):
         return _answer(question, "\n\n".join([said, *(_said(p) for p in plans[1:])]), plans, sources)
     if kind is QuestionKind.LIST:
-        text = "\n".join(f"- {_said(p)}" for p in plans)
+        text = "\n".join(f"- {_said(p)}" for p in plans if p.n not in decision.discussed)
+        if earlier := [f"**{p.name}** [{p.n}]" for p in plans if p.n in decision.discussed]:
+            text = "\n".join(filter(None, [text, LIST_DISCUSSED.format(papers=", ".join(earlier))]))
     elif kind is QuestionKind.COMPARISON and len(plans) == 2:
         text = comparison_text(plans)
     else:

@@ -141,6 +141,24 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
         rf"(?<![a-z]){re.escape(m.group(0)[:6] if m.group(0).isalpha() else m.group(0))}", held, re.IGNORECASE)]
 
 
+# "What pruning ratio did they use …?", "What guidance scale …?", "Which memory budgets did they test?": a setting,
+# which an abstract states as a number beside its word.
+_SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)\s+(?P<thing>(?:[\w-]+\s+){0,2}?(?:ratio|"
+                      r"scale|rate|budget|threshold|coefficient|window|horizon|step)s?)\s+(?:did|do|does|was|were|is|are|"
+                      r"had|has|have)\b", re.IGNORECASE)
+
+
+def unset(question: str, texts: list[str]) -> list[str]:
+    """The setting the question asks for ("pruning ratio") when no text writes a number within four words of its
+    noun ("a 75 percent reduction" does not state a ratio; "32 sampling steps" states steps)."""
+    match = _SETTING.search(question)
+    if not match:
+        return []
+    noun = match.group("thing").split()[-1].lower().removesuffix("s")
+    near = re.compile(rf"\b{_NUMBER}\b(?:\W+\w+){{0,4}}?\W+{noun}s?\b|\b{noun}s?\b(?:\W+\w+){{0,4}}?\W+\d", re.IGNORECASE)
+    return [] if any(near.search(text) for text in texts) else [match.group("thing").lower()]
+
+
 def asks_existence(question: str) -> bool:
     return bool(_EXISTENCE.search(question))
 

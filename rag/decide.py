@@ -101,3 +101,13 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
         if ranked[0][1].best_score >= rules.min_sentence and margin >= rules.choice_margin:
             decision.pick = ranked[0][0]
     return decision
+
+
+def others_last(decision: Decision, discussed: list[str]) -> None:
+    """"Which other papers …": the papers just discussed that fit too are listed last, said to be discussed above (a
+    reader of "other" may count them in or out); refused when no other paper fits."""
+    if not discussed:
+        return
+    decision.chosen.sort(key=lambda item: item[1].hit.paper.paper_id in discussed)
+    decision.discussed = [n for n, e in decision.chosen if e.hit.paper.paper_id in discussed]
+    decision.refused = len(decision.discussed) == len(decision.chosen)

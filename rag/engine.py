@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rag import prompts
 from rag.errors import IndexMissingError
 from rag.settings import Settings, apply_offline_env
 from rag.types import Answer, Hit, Paper, Shown, StreamEvent, Turn, final_answer
@@ -129,9 +130,14 @@ class Engine:
             llm = make_backend(backend, self.settings)  # fails fast (unknown name, model not fetched)
         else:  # an LLMBackend object (tests, embedding applications)
             llm, backend = backend, backend.name
+        asked, note = question, ""
         if not compare_ids and not paper_ids:
             collection = self._collection_answer(question, started)
-            if collection is not None:  # about the collection itself: counts and examples from the index
+            if collection is not None and collection.chart and collection.chart.method == "none":
+                # "How many papers are about making LLM inference faster?": no abstract words it so; the papers
+                # retrieval finds for it, listed (a count of words as written would miss them all)
+                question, note = prompts.COUNT_AS_LIST.format(topic=collection.chart.topic), collection.text
+            elif collection is not None:  # about the collection itself: counts and examples from the index
                 yield StreamEvent("sources", sources=collection.sources)
                 yield StreamEvent("token", text=collection.text)
                 yield StreamEvent("done", answer=collection)
@@ -140,8 +146,8 @@ class Engine:
         turn = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
                             paper_ids=paper_ids, compare_ids=compare_ids, query=query, started=started, table=table)
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)
-        yield from generate(turn, llm, backend, self.settings, self.retriever.sentences,
-                            self.retriever.encoder.embed_texts)
+        events = generate(turn, llm, backend, self.settings, self.retriever.sentences, self.retriever.encoder.embed_texts)
+        yield from (_noted(events, asked, note) if note else events)
 
     def _bounded(self, question: object, top_k: object) -> tuple[str, int | None]:
         """The question and ``top_k`` within bounds (``rag.bounds``), or ``QuestionError`` saying what to change."""
@@ -167,3 +173,16 @@ class Engine:
         """A cited answer (``stream`` run to the end); the same options as ``stream``."""
         return final_answer(self.stream(question, **options))
 
+
+
+def _noted(events: Iterator[StreamEvent], question: str, note: str) -> Iterator[StreamEvent]:
+    """The answer to the question asked in its place, after ``note`` (what the user's own question found); the note
+    alone when that is refused too."""
+    prefix, first = f"{note} {prompts.COUNT_CLOSEST}\n\n", True
+    for event in events:
+        if event.kind == "token" and first:
+            event.text, first = prefix + event.text, False
+        if event.kind == "done" and event.answer is not None:
+            event.answer.question = question
+            event.answer.text = note if event.answer.refused else prefix + event.answer.text
+        yield event

@@ -25,6 +25,7 @@ _REFERS_BACK = re.compile(
     r"dataset)|the (paper|method|model|approach|authors|work|"
     r"framework|benchmark|dataset|new|previous|proposed|original|authors?)|both|former|latter|same)\b|它|其|这|该|那", re.IGNORECASE)
 _FEW_TOPIC_WORDS = 2
+_ONES = re.compile(r"\bones\b", re.IGNORECASE)  # "which ones …": of those on the table
 MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
 # A finite verb of its own ("What is the capital of France?", "How do I bake bread?"): a question, not a fragment.
 _FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|will|would|shall|should|may|might|must|"
@@ -37,7 +38,17 @@ def refers_back(question: str) -> bool:
 
     if _REFERS_BACK.search(without_where(question)):  # not "… in this collection?"
         return True
+    if content_words(question) and _searches_papers(question):  # "Are any papers about robotics?": a new search
+        return False
     return not names_in(question) and len(content_words(question)) < _FEW_TOPIC_WORDS
+
+
+def _searches_papers(question: str) -> bool:
+    """A list question for papers of the collection ("Papers on reward models?"), not for ones on the table."""
+    from rag.question import analyse
+    from rag.types import QuestionKind
+
+    return analyse(question).kind is QuestionKind.LIST and not _ONES.search(question)
 
 
 def leans_back(turn: Turn) -> bool:

@@ -17,6 +17,7 @@ _DESCRIBED = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:about|on|asking|
 # (Quoted, a longer piece of its title: "The 'poor implicit reward model' one".)
 _ONE_PHRASE = re.compile(r"\bthe\s+(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['’\"”]|([\w\-]+(?:\s+[\w\-]+)?))\s+"
                          r"(?:one|paper|method|approach|work)\b", re.IGNORECASE)
+_PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 
 
 def user_order(question: str, candidates: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
@@ -45,6 +46,10 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     from rag.question import names_in
     from rag.tokens import content_words, stems
 
+    # "Which other papers in the collection use Best-of-N …?": a search for papers using it, not a pointer at the
+    # table's paper that does.
+    if _searches(question) and _PAPERS.search(question):
+        return []
     # "the jigsaw one": the words before "one" name it by its title; elsewhere only a name ("TRIM-KV") does.
     phrase = _ONE_PHRASE.search(question)
     called_as = (phrase.group(1) or phrase.group(2)) if phrase else ""

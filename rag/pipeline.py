@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rag.alternatives import search_each
 from rag.asks import asks_existence, bare_comparison, wants_others
+from rag.references import others_than, own_topic_words, points_back
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query
 from rag.multilingual import needs_multilingual
@@ -42,7 +43,7 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
     ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
-    from rag.references import (Reference, ReferenceKind, implicit, last_answered, own_topic_words, resolve,
+    from rag.references import (Reference, ReferenceKind, implicit, last_answered, resolve,
                                 without_switch)
 
     turn.question = turn.question.strip()
@@ -86,11 +87,12 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     # A scoped chat stays scoped; a switch of subject carries nothing.
     switched = reference.kind is ReferenceKind.SWITCH
     turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and not switched]
-    turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)]
     # A follow-up keeps the last answer's papers first in its sources; a turn about papers on the table has exactly
     # those as sources instead.
-    # "Which other papers in this set …" refers back only to leave those papers out (see ``retrieve``).
+    # "Which papers besides this one …" refers back only to leave those papers out (see ``retrieve``).
     others = turn.shape.kind is QuestionKind.LIST and wants_others(turn.question)
+    turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)
+                     and not others]
     turn.follow_up = not turn.on_table and not others and bool(turn.carried and history and refers_back(turn.question))
     if turn.on_table:
         _answer_from_table(turn, reference.choice, retriever)
@@ -125,8 +127,6 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
 
 def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever) -> bool:
     """"How does it differ from Tactic?": the papers referred to against what this turn names."""
-    from rag.references import own_topic_words, points_back
-
     titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
     # Pieces that point back ("… compare to these two?", "How does its use of tools … differ") are the carried
     # papers, already there; so is one whose names only they hold ("and vs vanilla LLaDA / Dream?" after D2F: what
@@ -145,7 +145,6 @@ def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever
 def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
     """Reads ``query``, ``shape``, ``top_k`` and the papers asked for; writes ``vector`` and ``ranked``
     (and ``top_k``, to show every paper compared)."""
-    from rag.references import own_topic_words
     from rag.retrieval.comparison import hits_for, search_comparison
 
     # One vector for the dense rankings and the evidence: scoring a list question's sentences against
@@ -174,11 +173,9 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
         turn.ranked = retriever.names.in_named_order(turn.query, found, turn.top_k)
     if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
-    elif turn.shape.kind is QuestionKind.LIST and turn.table and wants_others(turn.question):
-        from rag.references import last_answered  # "Which other papers …": not the ones just discussed
-
-        last = last_answered(turn.table)
-        turn.ranked = [h for h in turn.ranked if last is None or h.paper.paper_id not in last.listed]
+    elif turn.shape.kind is QuestionKind.LIST and (discussed := others_than(turn.question, turn.table)):
+        turn.ranked = ([h for h in turn.ranked if h.paper.paper_id not in discussed]  # "Which other papers …": the
+                       + [h for h in turn.ranked[: turn.top_k] if h.paper.paper_id in discussed])  # ones discussed last
 
 
 def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -> list[Hit]:
@@ -194,7 +191,6 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
     ranked against the question (a compared paper's against its own piece of the question)."""
     from rag.evidence import gather_evidence
-    from rag.references import own_topic_words
     from rag.tokens import content_words, without_where
 
     names, sentences = retriever.names, retriever.sentences
@@ -240,8 +236,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     import time
 
     from rag.decide import decide as decide_from_evidence
-    from rag.decide import decide_on_table
-    from rag.unstated import unless_unstated
+    from rag.decide import decide_on_table, others_last
+    from rag.unstated import unless_offered, unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.references import coverage
@@ -266,6 +262,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                                              turn.unknown_words)
         if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE:
             unless_unstated(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "Who are the authors of MaskCO?"
+        elif not turn.decision.refused and turn.follow_up and turn.shape.kind is QuestionKind.COMPARISON:
+            unless_offered(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "… against LRU or Belady's …?"
         if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)
                 and not turn.shape.multilingual):  # a near-miss: what none of the papers answering it holds
             from rag.nearmiss import missing_qualifiers
@@ -284,6 +282,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                           bool(turn.on_table))
         turn.decision.chosen = [(n, item) for (n, _), item in zip(turn.decision.chosen, chosen)]
         turn.decision.sentences_per_paper += len(parts) - 1
+    if turn.shape.kind is QuestionKind.LIST and not turn.decision.refused:  # "Which other papers …"
+        others_last(turn.decision, others_than(turn.question, turn.table))
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
 
 

@@ -93,6 +93,7 @@ COLLECTION_THEMES = ("The {total:,} indexed papers fall into these themes (k-mea
 COLLECTION_TOPIC_THEMES = ("They fall into these themes (clusters of their abstracts, each named by its most "
                            "distinctive words besides the topic's):")
 COLLECTION_TOPIC_LIST = "They include:"
+LIST_DISCUSSED = "Also on this topic, discussed above: {papers}."
 COLLECTION_MENTION = ("{count:,} of the {total:,} indexed papers mention “{topic}” in their title or abstract "
                       "({how}).")
 COLLECTION_HOW_WORDS = "each of its words, in any word form"
@@ -100,6 +101,8 @@ COLLECTION_HOW_WORD = "in any word form"
 COLLECTION_MENTION_PHRASE = "As one phrase: {count:,} of them."
 COLLECTION_PHRASE_THEMES = "What follows is about those that use it as one phrase."
 COLLECTION_NO_MENTION = "No indexed abstract mentions “{topic}” ({total:,} papers searched, in any word form)."
+COUNT_AS_LIST = "Which papers are about {topic}?"  # asked instead of a count whose words no abstract has…
+COUNT_CLOSEST = "The papers closest to it:"  # …and what its answer is
 COLLECTION_TOTAL = "The index holds {total:,} papers."
 COLLECTION_BY_AREA = "By area: {areas}."
 COLLECTION_KEYWORDS = "Most frequent author keywords: {keywords}."

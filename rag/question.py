@@ -13,9 +13,23 @@ from rag.tokens import QUESTION_WORDS, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
 
 _LIST = re.compile(
-    r"(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me)\s+(\w+\s+)?"
-    r"(papers|works|studies|articles|ones)\b"
-    r"|\b(are there|any|all|other|several) (\w+ )?(papers|works|studies)\b|哪些(论文|工作|文章)|有没有.*(论文|工作)"
+    r"(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me|give me)\s+"
+    r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+the(?:\s+\d+)?)\s+)*(\w+\s+)?"
+    r"(papers|works|studies|articles|abstracts|submissions|ones)\b"
+    r"|\b(are there|any|all|other|several|more|related|similar) (\w+ )?(papers|works|studies|abstracts|submissions)\b"
+    r"|哪些(论文|工作|文章)|有没有.*(论文|工作)"
+    # "Anything else in the set on watermarking?", "What else here uses …?", "Any more on …?", "Others on …?", "Do we
+    # have anything about …?", "Other examples of …?", "Is there other work on …?", "Is this the only paper on …?"
+    r"|(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then|can\s+you|could\s+you)\b[\s,]*)*(?:(?:anything|something|what)\s+"
+    r"(?:else|more)\b|what\s+are\s+the\s+(?:\w+\s+)?(?:papers|works|studies)\b|"
+    r"any\s+(?:more|others?)\s+(?:on|about|regarding|for|in|here|with)\b|others\s+(?:on|about|regarding|using|with)\b|"
+    r"(?:do|does)\s+(?:we|you|it|the\s+(?:set|collection|index))\s+(?:have|hold|contain)\s+(?:anything|any\s+\w+)\b|"
+    r"(?:list|show\s+me|give\s+me)\s+(?:everything|anything|all)\b|(?:papers|works|studies)\s+(?:on|about|regarding|"
+    r"using|that|with|dealing|related)\b)"
+    r"|\b(?:other|more|related|similar)\s+(?:work|research|examples)\s+(?:(?:is|are)\s+there\s+|here\s+)?(?:on|about|in|"
+    r"of|regarding|using|that|with)\b"
+    r"|\bany\s+other\s+(?:paper|work|study|abstract)\b|\bthe\s+only\s+(?:paper|work|one|study)\s+(?:on|about|that|"
+    r"to|doing|using|with)\b"
     # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it
     r"|(?:^|[.!:]\s)\s*what(?:'s|’s|\s+is|\s+do\s+you\s+have)\s+(?:in\s+)?(?:here|there|in\s+(?:the|this)\s+"
     r"(?:collection|set|index))\s+(?:on|about|regarding|for|dealing\s+with)\b"

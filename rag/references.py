@@ -88,6 +88,14 @@ def last_answered(table: list[Shown]) -> Shown | None:
     return next((shown for shown in reversed(table) if not shown.refused and shown.listed), None)
 
 
+def others_than(question: str, table: list[Shown]) -> list[str]:
+    """"Which other papers …": the papers the last answer gave; [] for a question not asking for others."""
+    from rag.asks import wants_others
+
+    last = last_answered(table) if table and wants_others(question) else None
+    return list(last.listed) if last else []
+
+
 def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
             named_in: Callable[[str], list[str]] = lambda _: []) -> Reference:
     """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words

@@ -88,6 +88,7 @@ class Decision:
     pick: int | None = None  # a choice: the source number the evidence decides for (None: not settled)
     missing: list[Missing] = field(default_factory=list)  # the question's qualifiers no chosen paper holds
     reason: str = ""  # a refusal's own wording, when it can say what is not there ("… does not mention “GPU”")
+    discussed: list[int] = field(default_factory=list)  # "Which other papers …": listed ones the last answer gave
 
 
 @dataclass

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
-from rag.asks import asked_thing, uncounted, unmeasured, unranked, unstated
+from rag.asks import asked_thing, uncounted, unmeasured, unranked, unset, unstated
 from rag.question import names_in, sub_questions
 
 if TYPE_CHECKING:
@@ -19,8 +19,12 @@ if TYPE_CHECKING:
 
 # Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz? poisson?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
-_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say)\b)\s*((?:[A-Za-z][\w.\-]*\??\s*"
-                      r"(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-]*)\s*(?:,?\s*or\s+(?:something|anything)\s+else)?\s*\?+\s*$")
+_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*((?:[A-Za-z][\w.\-]*\??\s*"
+                      r"(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*(?:\s+[a-z][\w\-]*){0,2})\s*"
+                      r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else)?\s*\?+\s*$")
+# "… did they test, e.g. 1024 or 2048 tokens?", "… such as LRU?": the examples the user expects in the answer.
+_EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*,?\s*([^?!;]+?)\s*"
+                       r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else|,?\s*etc\.?)?\s*[?.!]*\s*$", re.IGNORECASE)
 _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
 _NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither".split())
 # An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: missing only when its long
@@ -36,7 +40,8 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     texts = [f"{p.title} {p.search_text}" for p in papers]
     # Each question of a turn asking several ("Which operators did they test on, and how large were the matrices?")
     clauses = sub_questions(turn.question) or [turn.question]
-    missing = [w for c in clauses for w in unstated(asked_thing(c), texts)] + unmeasured(turn.question, texts) + (
+    missing = [w for c in clauses for w in unstated(asked_thing(c), texts) + unset(c, texts)] + unmeasured(
+        turn.question, texts) + (
         absent_names(turn.question, papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
@@ -48,6 +53,13 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
         not_stated(turn, papers, ["models"], prompts.REFUSAL_NOT_RANKED)
     elif counted:
         not_stated(turn, papers, counted, prompts.REFUSAL_NOT_COUNTED)
+
+
+def unless_offered(turn: Turn, papers: list[Paper]) -> None:
+    """Refuses a turn comparing ``papers`` with candidates it offers ("was it compared against LRU or Belady's
+    optimal policy?") none of their abstracts mentions; other words it compares with are the comparison's own."""
+    if missing := none_offered(turn.question, [f"{p.title} {p.search_text}" for p in papers]):
+        not_stated(turn, papers, missing)
 
 
 def absent_names(question: str, papers: list[Paper], names: NameIndex,
@@ -66,11 +78,14 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
 
 
 def offered(question: str) -> list[str]:
-    """The candidates a question offers for its answer ("which base LLM …, qwen or llama?" → qwen, llama)."""
-    if match := _OFFERED.search(question):
-        items = [w for w in re.split(r"[\s,/?]+|\bor\b", match.group(1)) if w and w.lower() not in _NOT_OFFERED]
-        if 2 <= len(items) <= 5:
-            return items
+    """The candidates a question offers for its answer ("which base LLM …, qwen or llama?" → qwen, llama; "… e.g.
+    1024 or 2048 tokens?" → 1024, 2048), each by its first word ("Belady's optimal policy" → Belady)."""
+    for pattern, least in ((_OFFERED, 2), (_EXAMPLES, 1)):
+        if match := pattern.search(question):
+            pieces = [p.split() for p in re.split(r"\s*(?:[,/?]|\bor\b|\band\b)\s*", match.group(1)) if p.strip()]
+            items = [re.sub(r"['’]s$", "", p[0]) for p in pieces if p[0].lower() not in _NOT_OFFERED]
+            if least <= len(items) <= 5:
+                return items
     return [match.group(1)] if (match := _OFFERED_ONE.search(question)) else []
 
 

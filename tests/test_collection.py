@@ -202,6 +202,15 @@ def test_a_topic_no_paper_mentions_is_said_plainly_not_refused(engine) -> None:
     assert result.answer.text.startswith("No indexed abstract mentions “monsoon forecasting”")
 
 
+def test_a_count_whose_words_no_abstract_has_lists_the_papers_retrieval_finds(engine) -> None:
+    # Counting the words as written finds none; the papers about it are found by meaning, listed under that note.
+    answer = engine.ask("How many of the papers are about making LLM inference faster?", backend="extractive")
+    assert not answer.refused and answer.question.startswith("How many")
+    assert answer.text.startswith("No indexed abstract mentions “making LLM inference faster”")
+    assert "The papers closest to it:" in answer.text
+    assert {"tJod11fK1A", "qCaq3jGb0S", "t5uLZSRjhF"} <= {c.paper_id for c in answer.citations}
+
+
 def test_what_is_new_in_a_topic_cites_the_papers_about_it_with_what_they_do(engine) -> None:
     result = ask(engine, "What is new in test-time scaling?")
     assert_cited(result, engine)

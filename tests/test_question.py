@@ -117,7 +117,17 @@ def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
 
 @pytest.mark.parametrize("question", ["ok, which ones are about chemistry then?", "Which ones use diffusion?",
                                       "Different topic: what's here on watermarking?",
-                                      "separate question: what's in here on chemistry or molecule design?"])
+                                      "separate question: what's in here on chemistry or molecule design?",
+                                      # the many ways of asking what else the collection holds on a topic
+                                      "Anything else in the set on watermarking?", "What else here uses reward models?",
+                                      "Do we have anything about diffusion models?", "Other examples of test-time scaling?",
+                                      "Name a few more papers using diffusion.", "Papers on reward models?",
+                                      "Which of the 36 abstracts mention reinforcement learning?",
+                                      "Does any other paper here use reinforcement learning?", "Any more on KV caches?",
+                                      "What other work is there on 3D generation?", "Others on reward modeling?",
+                                      "Can you list everything related to image generation?",
+                                      "Which submissions study combinatorial optimization?",
+                                      "What are the papers on video generation?", "Is this the only paper on eviction?"])
 def test_which_ones_asks_for_a_list(question: str) -> None:
     from rag.question import analyse
     from rag.types import QuestionKind
@@ -131,6 +141,9 @@ def test_which_ones_asks_for_a_list(question: str) -> None:
     ("What benchmarks does it use?", "single"),
     ("Which models and datasets?", "single"),
     ("What models did they try?", "single"),
+    ("What else does it do?", "list"),  # (what the collection holds besides: a list, answered from the search)
+    ("How does it work?", "single"),
+    ("What is the only limitation?", "single"),
 ])
 def test_papers_of_a_kind_doing_something_are_a_list(question: str, kind: str) -> None:
     assert analyse(question).kind.value == kind
