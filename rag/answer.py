@@ -6,7 +6,8 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 from __future__ import annotations
 
 from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, LIST_DISCUSSED, NEAR_MISS,
-                         NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER, REFUSAL_UNKNOWN_WORDS,
+                         NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER,
+                         REFUSAL_UNKNOWN_WORDS,
                          SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper

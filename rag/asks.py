@@ -143,9 +143,9 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
 
 # "What pruning ratio did they use …?", "What guidance scale …?", "Which memory budgets did they test?": a setting,
 # which an abstract states as a number beside its word.
-_SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)\s+(?P<thing>(?:[\w-]+\s+){0,2}?(?:ratio|"
-                      r"scale|rate|budget|threshold|coefficient|window|horizon|step)s?)\s+(?:did|do|does|was|were|is|are|"
-                      r"had|has|have)\b", re.IGNORECASE)
+_SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)\s+"
+                      r"(?P<thing>(?:[\w-]+\s+){0,2}?(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|"
+                      r"step)s?)\s+(?:did|do|does|was|were|is|are|had|has|have)\b", re.IGNORECASE)
 
 
 def unset(question: str, texts: list[str]) -> list[str]:
@@ -155,7 +155,8 @@ def unset(question: str, texts: list[str]) -> list[str]:
     if not match:
         return []
     noun = match.group("thing").split()[-1].lower().removesuffix("s")
-    near = re.compile(rf"\b{_NUMBER}\b(?:\W+\w+){{0,4}}?\W+{noun}s?\b|\b{noun}s?\b(?:\W+\w+){{0,4}}?\W+\d", re.IGNORECASE)
+    near = re.compile(rf"\b{_NUMBER}\b(?:\W+\w+){{0,4}}?\W+{noun}s?\b|\b{noun}s?\b(?:\W+\w+){{0,4}}?\W+\d",
+                      re.IGNORECASE)
     return [] if any(near.search(text) for text in texts) else [match.group("thing").lower()]
 
 

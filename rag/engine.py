@@ -146,7 +146,8 @@ class Engine:
         turn = self.prepare(question, history=history, top_k=top_k, rank_depth=rank_depth, carried=carried,
                             paper_ids=paper_ids, compare_ids=compare_ids, query=query, started=started, table=table)
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)
-        events = generate(turn, llm, backend, self.settings, self.retriever.sentences, self.retriever.encoder.embed_texts)
+        events = generate(turn, llm, backend, self.settings, self.retriever.sentences,
+                          self.retriever.encoder.embed_texts)
         yield from (_noted(events, asked, note) if note else events)
 
     def _bounded(self, question: object, top_k: object) -> tuple[str, int | None]:

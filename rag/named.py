@@ -1,7 +1,7 @@
 """Papers on the table the user points at by what they are called: their own enumeration ("MoH and MaskCO. …
 the first one"), a name or distinctive title word ("TRIM-KV", "the jigsaw one"), or a description ("the one asking
-why language models make poor implicit reward models"), or by how many ("the two", "which of the three"). Used by
-``rag.references``.
+why language models make poor implicit reward models"), or by how many ("the two", "which of the three"); and the
+ones a question for "other papers" leaves out. Used by ``rag.references`` and ``rag.pipeline``.
 """
 
 from __future__ import annotations
@@ -41,8 +41,10 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
     return []
 
 
-def named_on_table(question: str, table: list[Shown], title_words: Callable[[str], set[str]]) -> list[str]:
-    """Papers on the table the question names by a distinctive title word, most recent turns first."""
+def named_on_table(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
+                   mentioned: Callable[[str], set[str]] = lambda _: set()) -> list[str]:
+    """Papers on the table the question names by a distinctive title word, most recent turns first (``mentioned``: the
+    distinctive names a paper's abstract mentions, lower case)."""
     from rag.question import names_in
     from rag.tokens import content_words, stems
 
@@ -62,8 +64,12 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     # ("OR-PRM").
     acronyms = {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", called_as)}
 
+    # The latest answer's papers are called by the names their abstracts mention too ("Max gain in Best-of-N?" after
+    # OR-PRM, which reports Best-of-N); any other paper only by its own ("FID on ImageNet?" names no paper).
+    latest = set(next((shown.listed for shown in reversed(table) if shown.listed), []))
+
     def called(paper_id: str) -> bool:
-        words = title_words(paper_id)
+        words = title_words(paper_id) | (mentioned(paper_id) if paper_id in latest else set())
         return bool(stems(words) & wanted) or bool(acronyms & {p for w in words for p in (w, *w.split("-"))})
 
     # The latest turn first; its answered papers, then its other sources.
@@ -117,3 +123,12 @@ def _searches(question: str) -> bool:
     from rag.types import QuestionKind
 
     return analyse(question).kind is QuestionKind.LIST
+
+
+def others_than(question: str, table: list[Shown]) -> list[str]:
+    """"Which other papers …": the papers the last answer gave; [] for a question not asking for others."""
+    from rag.asks import wants_others
+    from rag.references import last_answered
+
+    last = last_answered(table) if table and wants_others(question) else None
+    return list(last.listed) if last else []

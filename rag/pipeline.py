@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from rag.alternatives import search_each
 from rag.asks import asks_existence, bare_comparison, wants_others
-from rag.references import others_than, own_topic_words, points_back
+from rag.named import others_than
+from rag.references import own_topic_words, points_back
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query
 from rag.multilingual import needs_multilingual
@@ -50,8 +51,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     if not turn.question:
         raise RagError("the question is empty; ask something about the indexed papers")
     names, rules = retriever.names, settings.decision
-    reference = (implicit(resolve(turn.question, turn.table, names.title_words, names.named_papers), turn.table,
-                          retriever.papers)
+    reference = (implicit(resolve(turn.question, turn.table, names.title_words, names.named_papers,
+                                  names.mentioned_words), turn.table, retriever.papers)
                  if turn.table else Reference(ReferenceKind.NONE, question=without_switch(turn.question)))
     # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
     # table: a new subject, whatever its pronouns.
@@ -88,8 +89,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     switched = reference.kind is ReferenceKind.SWITCH
     turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and not switched]
     # A follow-up keeps the last answer's papers first in its sources; a turn about papers on the table has exactly
-    # those as sources instead.
-    # "Which papers besides this one …" refers back only to leave those papers out (see ``retrieve``).
+    # those as sources instead. "Which papers besides this one …" refers back only to leave those out (``retrieve``).
     others = turn.shape.kind is QuestionKind.LIST and wants_others(turn.question)
     turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)
                      and not others]

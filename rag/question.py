@@ -18,16 +18,18 @@ _LIST = re.compile(
     r"(papers|works|studies|articles|abstracts|submissions|ones)\b"
     r"|\b(are there|any|all|other|several|more|related|similar) (\w+ )?(papers|works|studies|abstracts|submissions)\b"
     r"|哪些(论文|工作|文章)|有没有.*(论文|工作)"
-    # "Anything else in the set on watermarking?", "What else here uses …?", "Any more on …?", "Others on …?", "Do we
-    # have anything about …?", "Other examples of …?", "Is there other work on …?", "Is this the only paper on …?"
+    # "Anything else in the set on watermarking?", "What else here uses …?", "Any more on …?", "Others on …?",
+    # "Do we have anything about …?", "Other examples of …?", "Is there other work on …?", "The only one on …?"
     r"|(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then|can\s+you|could\s+you)\b[\s,]*)*(?:(?:anything|something|what)\s+"
-    r"(?:else|more)\b|what\s+are\s+the\s+(?:\w+\s+)?(?:papers|works|studies)\b|"
+    r"(?:else|more)\s+(?:(?:is\s+)?(?:there|here|in\s+(?:the|this)\s+(?:set|collection|index|corpus))\b|(?:on|about|"
+    r"regarding|related\s+to|uses?|using|deals?|covers?|studies|tackles?)\s+(?!(?:it|this|that|them|they|its|their)\b|"
+    r"the\s+(?:paper|method|model|approach)\b))|what\s+are\s+the\s+(?:\w+\s+)?(?:papers|works|studies)\b|"
     r"any\s+(?:more|others?)\s+(?:on|about|regarding|for|in|here|with)\b|others\s+(?:on|about|regarding|using|with)\b|"
     r"(?:do|does)\s+(?:we|you|it|the\s+(?:set|collection|index))\s+(?:have|hold|contain)\s+(?:anything|any\s+\w+)\b|"
     r"(?:list|show\s+me|give\s+me)\s+(?:everything|anything|all)\b|(?:papers|works|studies)\s+(?:on|about|regarding|"
     r"using|that|with|dealing|related)\b)"
-    r"|\b(?:other|more|related|similar)\s+(?:work|research|examples)\s+(?:(?:is|are)\s+there\s+|here\s+)?(?:on|about|in|"
-    r"of|regarding|using|that|with)\b"
+    r"|\b(?:other|more|related|similar)\s+(?:work|research|examples)\s+(?:(?:is|are)\s+there\s+|here\s+)?"
+    r"(?:on|about|in|of|regarding|using|that|with)\b"
     r"|\bany\s+other\s+(?:paper|work|study|abstract)\b|\bthe\s+only\s+(?:paper|work|one|study)\s+(?:on|about|that|"
     r"to|doing|using|with)\b"
     # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it
@@ -77,13 +79,15 @@ def names_in(question: str) -> list[str]:
 
 
 def comparison_parts(question: str) -> list[str]:
-    """The pieces of a comparison's first clause that each point at one paper (those with topic words)."""
-    clause = _CLAUSE_END.split(question, maxsplit=1)[0]
-    parts = []
-    for piece in _SEPARATORS.split(clause):
-        words = [w for w in content_words(piece) if w not in _CUE_WORDS]
-        if words:
-            parts.append(piece.strip())
+    """The pieces of a comparison's first clause that each point at one paper (those with topic words); the first
+    clause naming several, after a preamble ("I have three papers open: the one on …, ARPG, and GtR. …")."""
+    def pieces(clause: str) -> list[str]:
+        return [p.strip() for p in _SEPARATORS.split(clause) if [w for w in content_words(p) if w not in _CUE_WORDS]]
+
+    clauses = _CLAUSE_END.split(question, maxsplit=2)
+    parts = pieces(clauses[0])
+    if len(parts) < 2 and len(clauses) > 1 and question[len(clauses[0])] in ":：":
+        parts = pieces(clauses[1]) if len(pieces(clauses[1])) >= 2 else parts
     named = [i for i, part in enumerate(parts) if _NAME.search(part)]
     if len(named) >= 2:  # unnamed pieces after the named ones say how they are compared, not what else:
         parts = parts[: named[-1] + 1]  # "… differ from Diff-NPO in the way it learns from negative preferences"

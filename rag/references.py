@@ -30,15 +30,21 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
                             re.IGNORECASE)
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
-_ORDINAL = re.compile(r"\b(?:the\s+|(?<=\band\s))"  # "the first and (the) second"
+# "the first and (the) second", "first vs third", "third one - what does FTS stand for?"
+_ORDINAL = re.compile(r"(?:\bthe\s+|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)"
+                      r"|^\W*(?:(?:and|so|ok(?:ay)?|now|then)\W+)?)"
                       r"(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
                       r"(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.IGNORECASE)
+_PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|"
+                     r"fifth|5th|last)(?:\s+(?:one|ones|paper|papers))?\s*(?:[,?:;.!\-–—]|$)", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those"
                      r"|them|they|their|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
 # Bare "this" / "that" only where they stand for a thing ("What does this achieve?"), not in "methods that …".
 _SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
                        r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
-                       r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b", re.IGNORECASE)
+                       r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b"
+                       # "How would you contrast that with the DPT paper?"
+                       r"|\b(?:contrast|compare|comparing|contrasting|set)\s+(?:this|that)\b", re.IGNORECASE)
 # "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …"
 # (a new list question).
 _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*|(?:of|between|among)\s+(?:the|these|"
@@ -53,7 +59,7 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
-_COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to)\b", re.IGNORECASE)
+_COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to|respectively)\b", re.IGNORECASE)
 # "both", "the two", "which of the three": as many papers as it says.
 _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
                       r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
@@ -88,16 +94,9 @@ def last_answered(table: list[Shown]) -> Shown | None:
     return next((shown for shown in reversed(table) if not shown.refused and shown.listed), None)
 
 
-def others_than(question: str, table: list[Shown]) -> list[str]:
-    """"Which other papers …": the papers the last answer gave; [] for a question not asking for others."""
-    from rag.asks import wants_others
-
-    last = last_answered(table) if table and wants_others(question) else None
-    return list(last.listed) if last else []
-
-
 def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
-            named_in: Callable[[str], list[str]] = lambda _: []) -> Reference:
+            named_in: Callable[[str], list[str]] = lambda _: [],
+            mentioned: Callable[[str], set[str]] = lambda _: set()) -> Reference:
     """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words
     of a paper's title (its name, rare title words), for partial names ("the jigsaw one"); ``named_in(text)``: the
     indexed papers a text names, on the table or not, for the user's own enumerations ("take MetaMuse, MoH and
@@ -141,7 +140,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = counted_papers(table, count, every, named_in, title_words) if counted else recent(table, 2)
     choice = asks_choice and len(listed) >= 2
-    named = named_on_table(asked, table, title_words)
+    named = named_on_table(asked, table, title_words, mentioned)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it.
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
@@ -202,8 +201,8 @@ FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest sm
                                 "reported reach reaches achieve achieves headline".split())
 
 
-REFERENCE_WORDS = frozenset("one ones first second third fourth fifth last final former latter top two three four "
-                             "five both them these those paper papers tell more".split())
+REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3rd 4th 5th last final former latter top "
+                             "two three four five both them these those paper papers tell more".split())
 
 
 def points_back(text: str) -> bool:
@@ -260,7 +259,8 @@ def _ordinal(question: str, listed: list[str]) -> list[str]:
     picked = []
     # (After "and", only when an ordinal with "the" came before it: "the first and second", not "first and second
     # order".)
-    for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked):
+    for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked
+                  or _bare_ordinal(m, question)):
         word = match.group(1).lower()
         if word in ("last", "final"):
             index = len(listed) - 1
@@ -273,6 +273,13 @@ def _ordinal(question: str, listed: list[str]) -> list[str]:
         if 0 <= index < len(listed) and listed[index] not in picked:
             picked.append(listed[index])
     return picked
+
+
+def _bare_ordinal(match: re.Match[str], question: str) -> bool:
+    """An ordinal opening the question without "the" points at a paper when a noun follows it ("third one - what
+    does FTS stand for?") or another ordinal does ("first vs third, …"); not "First, tell me …"."""
+    return match.start() < 12 and match.group(1).lower() in _ORDINALS and (  # ("last one: which papers …?" is
+        match.group(0).split()[-1].lower() not in _ORDINALS or bool(_PAIRED.match(question, match.end())))  # a turn)
 
 
 def complete_ellipsis(rest: str, previous: str) -> str:

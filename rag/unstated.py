@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 # Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz? poisson?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
-_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*((?:[A-Za-z][\w.\-]*\??\s*"
-                      r"(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*(?:\s+[a-z][\w\-]*){0,2})\s*"
+_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
+                      r"((?:[A-Za-z][\w.\-]*\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*(?:\s+[a-z][\w\-]*){0,2})\s*"
                       r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else)?\s*\?+\s*$")
 # "… did they test, e.g. 1024 or 2048 tokens?", "… such as LRU?": the examples the user expects in the answer.
 _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*,?\s*([^?!;]+?)\s*"

@@ -111,7 +111,8 @@ class TestConversations:
         assert not others.refused and len(cited) >= 3 and cited[-1] == "t6roJiPN6Y"  # DPT, discussed
         assert others.text.splitlines()[-1].startswith("Also on this topic, discussed above: **")
         # …and a turn finding no other paper is a refusal, not the same paper again
-        _, none = _chat(engine, "What is TRIM-KV?", "Which other papers evict KV cache tokens with a learned retention gate?")
+        _, none = _chat(engine, "What is TRIM-KV?",
+                        "Which other papers evict KV cache tokens with a learned retention gate?")
         assert none.refused
 
     def test_a_list_search_naming_a_thing_is_not_a_pointer_at_the_paper_holding_it(self, engine) -> None:
@@ -255,7 +256,8 @@ def test_a_comparison_with_things_no_abstract_on_hand_mentions_is_refused_naming
 
 
 def test_a_setting_the_abstract_never_states_is_refused_saying_so(engine) -> None:
-    _, ratio = _chat(engine, "How does RCPU compensate pruning errors?", "what pruning ratio did they use on Llama-2-13B?")
+    _, ratio = _chat(engine, "How does RCPU compensate pruning errors?",
+                     "what pruning ratio did they use on Llama-2-13B?")
     assert ratio.refused and not ratio.citations and "“pruning ratio”" in ratio.text
 
 

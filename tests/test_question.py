@@ -120,19 +120,32 @@ def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
                                       "separate question: what's in here on chemistry or molecule design?",
                                       # the many ways of asking what else the collection holds on a topic
                                       "Anything else in the set on watermarking?", "What else here uses reward models?",
-                                      "Do we have anything about diffusion models?", "Other examples of test-time scaling?",
+                                      "Do we have anything about diffusion models?",
+                                      "Other examples of test-time scaling?",
                                       "Name a few more papers using diffusion.", "Papers on reward models?",
                                       "Which of the 36 abstracts mention reinforcement learning?",
                                       "Does any other paper here use reinforcement learning?", "Any more on KV caches?",
                                       "What other work is there on 3D generation?", "Others on reward modeling?",
                                       "Can you list everything related to image generation?",
                                       "Which submissions study combinatorial optimization?",
-                                      "What are the papers on video generation?", "Is this the only paper on eviction?"])
+                                      "What are the papers on video generation?",
+                                      "Is this the only paper on eviction?"])
 def test_which_ones_asks_for_a_list(question: str) -> None:
     from rag.question import analyse
     from rag.types import QuestionKind
 
     assert analyse(question).kind is QuestionKind.LIST
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("I have three papers open: the one on massive activations, ARPG, and GtR. A one-liner for each.",
+     ["the one on massive activations", "ARPG", "and GtR"]),  # after a preamble ending in a colon
+    ("ARPG vs GtR: how does each accelerate generation?", ["ARPG", "GtR"]),
+])
+def test_the_pieces_a_comparison_sets_against_each_other(question: str, parts: list[str]) -> None:
+    from rag.question import comparison_parts
+
+    assert comparison_parts(question) == parts
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -141,7 +154,9 @@ def test_which_ones_asks_for_a_list(question: str) -> None:
     ("What benchmarks does it use?", "single"),
     ("Which models and datasets?", "single"),
     ("What models did they try?", "single"),
-    ("What else does it do?", "list"),  # (what the collection holds besides: a list, answered from the search)
+    ("What else does it do?", "single"),  # more of the paper on the table, not other papers
+    ("Anything else about it?", "single"),
+    ("What else is there on reinforcement learning?", "list"),
     ("How does it work?", "single"),
     ("What is the only limitation?", "single"),
 ])

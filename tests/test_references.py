@@ -37,6 +37,10 @@ class TestResolve:
         ("How do both of them reduce latency?", ReferenceKind.PLURAL, ["tactic", "d2f"]),
         ("What does the jigsaw one do?", ReferenceKind.PARTIAL_NAME, ["jig"]),
         ("How much memory does TRIM-KV save?", ReferenceKind.PARTIAL_NAME, ["trim"]),
+        # an ordinal opening the question, without "the": with a noun after it or paired with another ordinal
+        ("third one - what does it stand for?", ReferenceKind.ORDINAL, ["trim"]),
+        ("first vs third, what does each change about decoding?", ReferenceKind.ORDINAL, ["tactic", "trim"]),
+        ("and the 2nd, how much memory does it save", ReferenceKind.ORDINAL, ["d2f"]),
     ])
     def test_references_to_a_list(self, question, kind, papers) -> None:
         found = ref(question, [LIST])
@@ -58,6 +62,14 @@ class TestResolve:
     def test_a_pronoun_and_a_name_on_the_table_are_compared_together(self) -> None:
         found = ref("How does it differ from Tactic?", [LIST, Shown("What is TRIM-KV?", ["trim"], ["trim"])])
         assert found.paper_ids == ["trim", "tactic"]
+        for question in ("How would you contrast that with Tactic?", "where do the gains of that one and Tactic come "
+                                                                     "from, respectively?"):
+            assert ref(question, [LIST, Shown("What is TRIM-KV?", ["trim"], ["trim"])]).paper_ids == ["trim", "tactic"]
+
+    @pytest.mark.parametrize("question", ["First, tell me what it does.", "first and second order methods?",
+                                          "Second-order optimization?"])
+    def test_an_ordinal_that_is_no_position_points_at_nothing_by_position(self, question) -> None:
+        assert ref(question, [LIST]).kind is not ReferenceKind.ORDINAL
 
     def test_the_two_after_a_one_paper_turn_reaches_back(self) -> None:
         table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
@@ -288,3 +300,14 @@ def test_a_first_turn_s_marker_of_a_new_subject_is_no_topic() -> None:
 
     assert without_switch("separate question: what's in here on chemistry?") == "what's in here on chemistry?"
     assert without_switch("What is new in chemistry?") == "What is new in chemistry?"
+
+
+def test_a_name_an_abstract_only_mentions_names_the_paper_only_in_the_latest_answer() -> None:
+    own = {"arpg": {"arpg"}, "gtr": {"gtr"}, "orprm": {"or-prm"}, "sbon": {"sbon"}}
+    mentions = {"gtr": {"imagenet"}, "arpg": {"imagenet-1k"}, "orprm": {"best-of-n"}}
+    table = [Shown("Is there a random-order image model?", sources=["arpg", "gtr"], cited=["arpg"])]
+    found = resolve("FID on ImageNet 256?", table, own.__getitem__, mentioned=lambda p: mentions.get(p, set()))
+    assert "gtr" not in found.paper_ids  # GtR, a source never answered from, only mentions ImageNet
+    table = [Shown("OR-PRM: which datasets?", sources=["orprm", "sbon"], cited=["orprm"])]
+    found = resolve("Max gain in Best-of-N?", table, own.__getitem__, mentioned=lambda p: mentions.get(p, set()))
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["orprm"])

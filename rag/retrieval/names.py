@@ -19,6 +19,10 @@ from rag.tokens import QUESTION_WORDS, content_words, squash, topic_phrases, wor
 from rag.types import Hit, Paper
 
 
+# "we propose TRIM-KV", "we introduce MaskCO, a …", "termed SPRM": a name the paper gives its own method.
+_COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|term|coin)\w*\s+"
+                     r"(?:(?!(?:to|on|with|for|in|and|than|over)\b)\w+,?\s+){0,3}?([A-Z][\w.\-]*[A-Z0-9][\w.\-]*)")
+
 class NameIndex:
     def __init__(self, papers: dict[str, Paper], bm25: BM25Ranker, retrieval: RetrievalSettings,
                  decision: DecisionSettings, words: dict[str, str] | None = None) -> None:
@@ -93,6 +97,14 @@ class NameIndex:
             self._title_words[paper_id] = self._called_by(paper) if paper else set()
         return self._title_words[paper_id]
 
+    def mentioned_words(self, paper_id: str) -> set[str]:
+        """The distinctive names a paper's title or abstract mentions, its own or not (lower case)."""
+        from rag.question import names_in
+
+        paper = self.papers.get(paper_id)
+        text = f"{paper.title} {paper.text}" if paper else ""
+        return {n.lower() for n in names_in(text) if self.is_distinctive(n)}
+
     def _called_by(self, paper: Paper) -> set[str]:
         from rag.question import names_in
 
@@ -100,7 +112,11 @@ class NameIndex:
             self._title_counts = Counter(w for p in self.papers.values() for w in set(_title_tokens(p.title)))
         rare = max(1, len(self.papers) // 100)
         words = {w for w in _title_tokens(paper.title) if self._title_counts[w] <= rare}
-        words |= {n.lower() for n in names_in(f"{paper.title} {paper.text}") if self.is_distinctive(n)}
+        # Names it gives itself (in its title, an acronym it defines, one it proposes), not the datasets and models it
+        # mentions: "FID on ImageNet 256?" does not name the paper that alone writes "ImageNet".
+        own = {n.lower() for n in names_in(paper.title)} | {a.lower() for a in paper.acronyms}
+        own |= {m.group(1).lower() for m in _COINED.finditer(paper.text)}
+        words |= self.mentioned_words(paper.paper_id) & own
         if paper.given_name:  # "Obscuro", from "_Obscuro_ is the first …"
             words.add(paper.given_name.lower())
         # An acronym the abstract gives a phrase of its title: "the DPT paper" for "Decision Pre-Trained
