@@ -20,10 +20,13 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on
                     r"|had|of)\b|\s*[?.!]*\s*$)"
                     # "how large were the matrices?": a size, given as a number where the thing is named
                     r"|how\s+(?:large|big|long|deep|wide|heavy|tall)\s+(?:is|are|was|were)\s+"
-                    r"(?:the\s+|their\s+|its\s+)?(?P<sized>[\w-]+)\s*[?.!]*\s*$"
+                    r"(?:the\s+|their\s+|its\s+)?(?P<sized>(?:[\w-]+\s+)?[\w-]+)\s*[?.!]*\s*$"
                     # "What is the licence of …", "What's the training cost for …", "Who are the authors …"
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)"
+                    # "What's the license?", "How much did it cost to train?"
+                    r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?P<end>(?:[\w-]+\s+)?[\w-]+)\s*[?.!]*\s*$"
+                    r"|how\s+much\s+(?:did|does|do|would|will)\s+(?:it|they|\w+)\s+(?P<cost>cost)\b"
                     r"|(?P<wrote>who)\s+(?:wrote|authored)\b"
                     # "Do they report the carbon footprint …?"
                     r"|(?:do|does|did|is|are)\s+(?:they|it|the\s+[\w-]+)\s+(?:report|mention|give|state|say|disclose|"
@@ -40,7 +43,7 @@ _DETAILS = frozenset(
     "companies provider providers vendor vendors funding grant country countries batch epochs epoch optimizer seed "
     "seeds hyperparameter hyperparameters "
     "library libraries programming carbon footprint emissions co2 parameters params temperature temperatures "
-    "learning-rate lr dropout warmup".split())
+    "learning-rate lr dropout warmup year".split())
 # A detail an abstract may state without its word: a model's size as "3B and 8B".
 _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
@@ -73,7 +76,7 @@ def asked_thing(question: str) -> list[str]:
     match = _ASKED.search(question)
     if not match:
         return [unit.group(1).lower()] if (unit := _UNIT.search(question)) else []
-    asked = next((t for t in match.group("thing", "counted", "of", "who", "report") if t), "")
+    asked = next((t for t in match.group("thing", "counted", "of", "who", "report", "end", "cost") if t), "")
     thing = "authors" if match.group("wrote") else asked.lower()
     return sorted(content_words(thing) & _DETAILS)
 
@@ -118,7 +121,7 @@ _MODEL_NAME = re.compile(rf"{NAMED_THING}|(?i:\b(?:gpt|llama|qwen|claude|gemini|
 _BENCHMARK = re.compile(r"\b(?:introduce|present|propose|construct|build|release)\w*\s+(?:[\w-]+\s+){0,4}?"
                         r"(?:benchmark|dataset|suite)\b", re.IGNORECASE)
 # A metric the user names ("What's its exact pass@1 on LiveCodeBench?"): its value is stated only where it is named.
-_METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perplexity|win\s+rate|success\s+rate|"
+_METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perplexity|win\s+rate|success\s+rate|throughput|"
                      r"exact\s+match|top-[15]\s+accuracy|iou|psnr|ssim|accuracy)(?![\w@])", re.IGNORECASE)
 _VALUE = re.compile(r"\b(?:what|which|how\s+(?:much|high|low|good)|exact|score[sd]?|numbers?|reach\w*|achiev\w*|gets?|"
                     r"reports?)\b", re.IGNORECASE)
@@ -143,9 +146,11 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
 
 # "What pruning ratio did they use …?", "What guidance scale …?", "Which memory budgets did they test?": a setting,
 # which an abstract states as a number beside its word.
-_SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)\s+"
-                      r"(?P<thing>(?:[\w-]+\s+){0,2}?(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|"
-                      r"step)s?)\s+(?:did|do|does|was|were|is|are|had|has|have)\b", re.IGNORECASE)
+_SETTING_NOUN = r"(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|step|size|dimension|width|depth)s?"
+_SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)"
+                      rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN})\s+(?:did|do|does|was|were|is|are|had|has|have)\b"
+                      rf"|(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){{0,2}}?"
+                      rf"(?P<end>(?:[\w-]+\s+)?{_SETTING_NOUN})\s*[?.!]*\s*$)", re.IGNORECASE)
 
 
 def unset(question: str, texts: list[str]) -> list[str]:
@@ -154,10 +159,33 @@ def unset(question: str, texts: list[str]) -> list[str]:
     match = _SETTING.search(question)
     if not match:
         return []
-    noun = match.group("thing").split()[-1].lower().removesuffix("s")
-    near = re.compile(rf"\b{_NUMBER}\b(?:\W+\w+){{0,4}}?\W+{noun}s?\b|\b{noun}s?\b(?:\W+\w+){{0,4}}?\W+\d",
-                      re.IGNORECASE)
-    return [] if any(near.search(text) for text in texts) else [match.group("thing").lower()]
+    thing = (match.group("thing") or match.group("end")).lower()
+    if "model" in question.lower() and thing.startswith(("size", "width", "depth")):  # "3B and 8B" states it
+        return [] if any(_STATED_AS["parameters"].search(text) for text in texts) else [thing]
+    # its noun, or the word naming what it is of ("vocabulary size": "a vocabulary of 1,000 blocks")
+    for noun in {w.removesuffix("s") for w in thing.split()[-2:]}:
+        near = re.compile(rf"\b{_NUMBER}\b(?:\W+\w+){{0,4}}?\W+{re.escape(noun)}s?\b|\b{re.escape(noun)}s?\b"
+                          rf"(?:\W+\w+){{0,4}}?\W+\d", re.IGNORECASE)
+        if any(near.search(text) for text in texts):
+            return []
+    return [thing]
+
+
+# "Is the code available?", "Did they release the weights?", "Is there a GitHub repo?": said only where an abstract
+# says it ("Code is available at …", "we release …", "open-source").
+_RELEASE_ASKED = re.compile(r"\b(?:code|weights|checkpoints?|implementation|repo(?:sitory)?|github)\b.*\b(?:available|"
+                            r"released?|public|open[- ]?sourced?|shared|published)\b|\b(?:did|do|does|will|have|has)\s+"
+                            r"(?:they|it|the\s+authors)\s+(?:release|open[- ]?source|publish|share)\w*\s+(?:the\s+|their\s+|"
+                            r"its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|models?)\b|\b(?:github|repo(?:sitory)?)\b|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+\w+)\s+"
+                            r"open[- ]?sourced?\b", re.IGNORECASE)
+_RELEASE_STATED = re.compile(r"github|https?://|\b(?:code|models?|weights|data(?:sets?)?|implementation)\b[^.]{0,40}"
+                             r"\b(?:available|released?|public)\b|\b(?:release|open-source|open\s+source)", re.IGNORECASE)
+
+
+def unreleased(question: str, texts: list[str]) -> list[str]:
+    """["code release"] when the question asks whether code or weights are out and no text says so; else []."""
+    asked = _RELEASE_ASKED.search(question)
+    return ["code release"] if asked and not any(_RELEASE_STATED.search(t) for t in texts) else []
 
 
 def asks_existence(question: str) -> bool:

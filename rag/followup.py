@@ -14,6 +14,7 @@ from rag.tokens import content_words, without_where
 
 if TYPE_CHECKING:
     from rag.backends import LLMBackend
+    from rag.retrieval import HybridRetriever
     from rag.settings import Settings
     from rag.types import Turn
 
@@ -26,6 +27,8 @@ _REFERS_BACK = re.compile(
     r"framework|benchmark|dataset|new|previous|proposed|original|authors?)|both|former|latter|same)\b|它|其|这|该|那", re.IGNORECASE)
 _FEW_TOPIC_WORDS = 2
 _ONES = re.compile(r"\bones\b", re.IGNORECASE)  # "which ones …": of those on the table
+STAY_MARGIN = 0.15  # (see ``stays_on``)
+_ASKS_FOR_ONE = re.compile(r"\b(?:is|are)\s+there\s+(?:one|any|a|an|another)\b|\banother\s+(?:one|paper)\b", re.IGNORECASE)
 MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
 # A finite verb of its own ("What is the capital of France?", "How do I bake bread?"): a question, not a fragment.
 _FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|will|would|shall|should|may|might|must|"
@@ -101,3 +104,25 @@ def llm_rewrite(llm: LLMBackend, question: str, history: list[str], settings: Se
     if not line or len(line) > settings.llm.rewrite_max_chars or (own and not own & content_words(line)):
         return None
     return f"{line} {standalone_query(question, history)}"
+
+
+def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
+    """A question of its own words right after a one-paper answer ("What's the complexity of generation?" after
+    FutureFill) that the last paper answers about as well as the paper it found (best sentences within
+    ``STAY_MARGIN``): about the last paper, the way a reader takes it. A question another paper fits clearly better,
+    one naming anything, asking for a paper ("Is there one built for …?") or of more than a few topic words of its
+    own is a new subject."""
+    from rag.asks import asks_existence
+    from rag.evidence import evidence_for
+    from rag.references import last_answered, own_topic_words
+    from rag.types import Hit, QuestionKind
+
+    d, last = turn.decision, last_answered(turn.table)
+    if (turn.leans_back or d.refused or not d.chosen or turn.reference != "none" or turn.shape.names
+            or asks_existence(turn.question) or _ASKS_FOR_ONE.search(turn.question)
+            or len(own_topic_words(turn.question)) > MAX_LEANING_WORDS
+            or turn.shape.kind is not QuestionKind.SINGLE or last is None or len(last.listed) != 1
+            or last.listed[0] not in retriever.papers or d.chosen[0][1].hit.paper.paper_id == last.listed[0]):
+        return False
+    mine = evidence_for(turn.corrected_question, [Hit(retriever.papers[last.listed[0]], 0.0)], retriever, weight)
+    return bool(mine) and mine[0].best_score >= d.chosen[0][1].best_score - STAY_MARGIN

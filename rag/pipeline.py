@@ -13,7 +13,7 @@ from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.named import others_than
 from rag.references import own_topic_words, points_back
 from rag.errors import RagError
-from rag.followup import leans_back, refers_back, standalone_query
+from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
 from rag.question import (analyse, choice_query, comparison_parts, names_in, rather_than, sub_questions,
                           wants_comparison)
@@ -293,7 +293,7 @@ def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:
     retrieve(turn, retriever)
     gather(turn, retriever, settings)
     decide(turn, retriever, settings)
-    if leans_back(turn):  # a fragment that finds nothing of its own: about the papers just answered from
+    if leans_back(turn) or stays_on(turn, retriever, settings.answer.lexical_weight):  # (``rag.followup``)
         again = Turn(turn.question, turn.history, turn.carried, turn.table, turn.paper_ids, rank_depth=turn.rank_depth,
                      started=turn.started, rewrite=turn.rewrite, leans_back=True)
         return prepare(again, retriever, settings)

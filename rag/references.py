@@ -124,7 +124,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     asked = question  # what a reference is read from: the user's words
     if ellipsis:  # the fragment asks the last question again, of something else
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"), last.query or last.question)
-    asks_choice = bool(_CHOICE.search(asked))
+    # (or its last sentence, after what the user needs: "I can't fine-tune anything. Which one should I look at?")
+    asks_choice = bool(_CHOICE.search(asked) or _CHOICE.search(re.split(r"(?<=[.!])\s+", asked.strip())[-1]))
     choice = asks_choice and len(listed) >= 2
     numbered = enumerated or several.sources  # "[2]" after "I'll take them as RGM, T1, ReVeal": T1
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):

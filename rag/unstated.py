@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
-from rag.asks import asked_thing, uncounted, unmeasured, unranked, unset, unstated
+from rag.asks import asked_thing, uncounted, unmeasured, unranked, unreleased, unset, unstated
 from rag.question import names_in, sub_questions
 
 if TYPE_CHECKING:
@@ -26,6 +26,8 @@ _OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|aga
 _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*,?\s*([^?!;]+?)\s*"
                        r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else|,?\s*etc\.?)?\s*[?.!]*\s*$", re.IGNORECASE)
 _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
+# One name at the end, after a preposition ("Does it work with Mamba?"): missing when no indexed abstract has it.
+_LONE = re.compile(r"\b(?:with|on|to|against|for|in|using|via|like)\s+([A-Z][A-Za-z0-9.\-]{2,})\s*\?+\s*$")
 _NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither".split())
 # An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: missing only when its long
 # form is missing too.
@@ -41,9 +43,10 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     # Each question of a turn asking several ("Which operators did they test on, and how large were the matrices?")
     clauses = sub_questions(turn.question) or [turn.question]
     missing = [w for c in clauses for w in unstated(asked_thing(c), texts) + unset(c, texts)] + unmeasured(
-        turn.question, texts) + (
+        turn.question, texts) + unreleased(turn.question, texts) + (
         absent_names(turn.question, papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
+    missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
     missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
     counted = [w for w in counted if w not in missing]
@@ -87,6 +90,14 @@ def offered(question: str) -> list[str]:
             if least <= len(items) <= 5:
                 return items
     return [match.group(1)] if (match := _OFFERED_ONE.search(question)) else []
+
+
+def unheard(question: str, names: NameIndex) -> list[str]:
+    """The one name a question ends on ("… with Mamba?") when no indexed abstract or title holds it."""
+    lone = _LONE.search(question)
+    word = lone.group(1).lower() if lone else ""
+    return [lone.group(1)] if lone and not any(word in f"{p.title} {p.search_text}".lower()
+                                              for p in names.papers.values()) else []
 
 
 def none_offered(question: str, texts: list[str]) -> list[str]:

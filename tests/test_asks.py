@@ -32,6 +32,10 @@ from rag.chat import ChatSession
     ("how many parameters does the model have?", ["parameters"]),
     ("what temperature do they recommend for SBoN in practice?", ["temperature"]),
     ("Which cloud provider was that at?", ["provider"]),
+    ("What's the license?", ["license"]),  # the question ends on the thing
+    ("What year was it published?", ["year"]),
+    ("How much did it cost to train?", ["cost"]),
+    ("What's the main result?", []),
 ])
 def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
@@ -238,12 +242,14 @@ def test_offered_candidates_none_of_the_papers_mention_are_refused_one_there_is_
     ("What sampling steps does ARPG use?", []),  # "32 sampling steps"
     ("What guidance scale did they use?", ["guidance scale"]),
     ("What is ARPG?", []),  # no setting asked for
+    ("What is the retention gate's hidden size?", ["hidden size"]),
+    ("What is the vocabulary size?", []),  # "a vocabulary of 1,000 blocks": the number is beside what it sizes
 ])
 def test_a_setting_is_stated_only_by_a_number_beside_its_word(question: str, missing: list[str]) -> None:
     from rag.asks import unset
 
     texts = ["Our approach attains an FID of 1.83 with only 32 sampling steps.",
-             "Tokens with low scores are evicted when the memory budget is exceeded."]
+             "Tokens with low scores are evicted when the memory budget is exceeded.", "a vocabulary of 1,000 blocks"]
     assert unset(question, texts) == missing
 
 
@@ -253,6 +259,35 @@ def test_a_comparison_with_things_no_abstract_on_hand_mentions_is_refused_naming
     assert against.refused and "“LRU”" in against.text and "MetaMuse" in against.text
     _, tactic = _chat(engine, "What is TRIM-KV?", "How does it compare with Tactic?")  # a paper's name: compared
     assert not tactic.refused and {c.paper_id for c in tactic.citations} == {"qCaq3jGb0S", "tJod11fK1A"}
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("Is the code available?", True), ("Did they release code?", True), ("Is it open source?", True),
+    ("Is there a GitHub repo?", True), ("Does it generate code?", False), ("Does it beat open-source models?", False),
+])
+def test_a_code_release_is_stated_only_where_an_abstract_says_so(question: str, asks: bool) -> None:
+    from rag.asks import unreleased
+
+    assert unreleased(question, ["TRIM-KV is a novel approach."]) == (["code release"] if asks else [])
+    assert unreleased(question, ["Our code is available at https://github.com/x."]) == []
+
+
+def test_one_name_no_abstract_holds_ends_a_question_refused_a_papers_name_compared(engine) -> None:
+    _, mamba = _chat(engine, "What is TRIM-KV?", "Does it work with Mamba?")
+    assert mamba.refused and "“Mamba”" in mamba.text
+    _, tactic = _chat(engine, "What is TRIM-KV?", "How does it compare to Tactic?")
+    assert not tactic.refused
+
+
+def test_a_question_the_last_paper_answers_about_as_well_stays_on_it(engine) -> None:
+    _, complexity = _chat(engine, "What does FutureFill do?", "What's the complexity of generation?")
+    assert [c.paper_id for c in complexity.citations][:1] == ["t5GUEuIsxR"] and "quasilinear" in complexity.text
+    _, switched = _chat(engine, "What does FutureFill do?", "Which benchmark checks the equivalence of formally "
+                                                            "verified code written by LLMs?")
+    assert [c.paper_id for c in switched.citations][:1] == ["tRRHVUwP2B"]  # another paper fits clearly better
+    _, other = _chat(engine, "The one asking why language models make poor implicit reward models: main finding?",
+                     "Is there one built specifically for operations research problems?")  # asks for a paper
+    assert [c.paper_id for c in other.citations][:1] == ["tFEAzYdz92"]
 
 
 def test_a_setting_the_abstract_never_states_is_refused_saying_so(engine) -> None:

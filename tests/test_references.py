@@ -47,7 +47,8 @@ class TestResolve:
         assert (found.kind, found.paper_ids) == (kind, papers)
 
     @pytest.mark.parametrize("question", ["Which of them needs less memory?", "Which one is cheaper to train?",
-                                          "Which is faster at decoding?"])
+                                          "Which is faster at decoding?",
+                                          "I can't fine-tune anything in my setting. which one should I look at?"])
     def test_a_choice_picks_among_the_listed_papers(self, question) -> None:
         found = ref(question, [LIST])
         assert found.choice and found.paper_ids == ["tactic", "d2f", "trim"]
