@@ -9,7 +9,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -93,17 +93,18 @@ class CollectionIntent:
     topic: str | None = None  # what a count or "what is new in" question is about (None: the whole collection)
 
 
-@dataclass
-class CollectionAnswer:
-    answer: Answer
-    stats: CollectionStats
+CollectionAnswer = NamedTuple("CollectionAnswer", [("answer", Answer), ("stats", CollectionStats)])
+# "… of these papers …" in a conversation's first question: the collection's; "… generation? name a few": the question
+_THESE, _AFTER = re.compile(r"(?i)\b(?:of\s+)?(?:these|those)\s+(papers|abstracts|works)\b"), re.compile(r"\?\s+(?=\w)")
 
 
-def collection_intent(question: str, retriever: HybridRetriever | None = None) -> CollectionIntent | None:
+def collection_intent(question: str, retriever: HybridRetriever | None = None, first: bool = False
+                      ) -> CollectionIntent | None:
     """The collection question this is, or None for a question about papers. With ``retriever``, a topic or
     question naming a paper (a name only a handful of papers contain, no paper contains, or a title's name) is about
     that paper; without it, any name-like word is taken to name a paper (a count's topic may name anything)."""
-    text = _LEAD.sub("", " ".join(question.strip().split()))
+    text = _LEAD.sub("", _AFTER.split(" ".join(question.strip().split()), maxsplit=1)[0])
+    text = _THESE.sub(r"\1", text) if first else text  # (``first``: the conversation's first question)
     if not text or _LIST_FRAME.search(text):
         return None
     if _AREAS.search(text):

@@ -132,7 +132,7 @@ class Engine:
             llm, backend = backend, backend.name
         asked, note = question, ""
         if not compare_ids and not paper_ids:
-            collection = self._collection_answer(question, started)
+            collection = self._collection_answer(question, started, not history)
             if collection is not None and collection.chart and collection.chart.method == "none":
                 # "How many papers are about making LLM inference faster?": no abstract words it so; the papers
                 # retrieval finds for it, listed (a count of words as written would miss them all)
@@ -157,12 +157,12 @@ class Engine:
         return (check_question(question, self.settings.retrieval.max_question_chars),
                 None if top_k is None else check_top_k(top_k))
 
-    def _collection_answer(self, question: str, started: float) -> Answer | None:
+    def _collection_answer(self, question: str, started: float, first: bool = False) -> Answer | None:
         """The answer to a question about the collection as a whole ("Which areas have the most papers?"), or
         None for a question about papers (``rag.collection``)."""
         from rag.collection import answer_collection, collection_intent
 
-        intent = collection_intent(question, self.retriever)
+        intent = collection_intent(question, self.retriever, first)
         if intent is None:
             return None
         answer = answer_collection(question, intent, self.retriever, self.settings).answer

@@ -202,6 +202,12 @@ def test_a_topic_no_paper_mentions_is_said_plainly_not_refused(engine) -> None:
     assert result.answer.text.startswith("No indexed abstract mentions “monsoon forecasting”")
 
 
+def test_these_papers_in_a_first_question_are_the_collections_and_a_second_question_is_not_the_topic() -> None:
+    question = "Roughly how many of these papers are about image or video generation? name a few"
+    assert collection_intent(question, first=True) == CollectionIntent("count", "image or video generation")
+    assert collection_intent(question) is None  # later in a conversation: the papers on the table
+
+
 def test_a_count_whose_words_no_abstract_has_lists_the_papers_retrieval_finds(engine) -> None:
     # Counting the words as written finds none; the papers about it are found by meaning, listed under that note.
     answer = engine.ask("How many of the papers are about making LLM inference faster?", backend="extractive")
