@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, LIST_DISCUSSED, NEAR_MISS,
                          NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER,
-                         REFUSAL_UNKNOWN_WORDS,
-                         SPELLING_NOTE, YES_NO)
+                         REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.roles import Aspect, aspect

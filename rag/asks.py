@@ -25,7 +25,8 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)"
                     # "What's the license?", "How much did it cost to train?"
-                    r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?P<end>(?:[\w-]+\s+)?[\w-]+)\s*[?.!]*\s*$"
+                    r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?P<end>(?:[\w-]+\s+)?[\w-]+)"
+                    r"\s*[?.!]*\s*$"
                     r"|how\s+much\s+(?:did|does|do|would|will)\s+(?:it|they|\w+)\s+(?P<cost>cost)\b"
                     r"|(?P<wrote>who)\s+(?:wrote|authored)\b"
                     # "Do they report the carbon footprint …?"
@@ -121,8 +122,8 @@ _MODEL_NAME = re.compile(rf"{NAMED_THING}|(?i:\b(?:gpt|llama|qwen|claude|gemini|
 _BENCHMARK = re.compile(r"\b(?:introduce|present|propose|construct|build|release)\w*\s+(?:[\w-]+\s+){0,4}?"
                         r"(?:benchmark|dataset|suite)\b", re.IGNORECASE)
 # A metric the user names ("What's its exact pass@1 on LiveCodeBench?"): its value is stated only where it is named.
-_METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perplexity|win\s+rate|success\s+rate|throughput|"
-                     r"exact\s+match|top-[15]\s+accuracy|iou|psnr|ssim|accuracy)(?![\w@])", re.IGNORECASE)
+_METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perplexity|win\s+rate|success\s+rate|"
+                     r"throughput|exact\s+match|top-[15]\s+accuracy|iou|psnr|ssim|accuracy)(?![\w@])", re.IGNORECASE)
 _VALUE = re.compile(r"\b(?:what|which|how\s+(?:much|high|low|good)|exact|score[sd]?|numbers?|reach\w*|achiev\w*|gets?|"
                     r"reports?)\b", re.IGNORECASE)
 
@@ -148,7 +149,8 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
 # which an abstract states as a number beside its word.
 _SETTING_NOUN = r"(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|step|size|dimension|width|depth)s?"
 _SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)"
-                      rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN})\s+(?:did|do|does|was|were|is|are|had|has|have)\b"
+                      rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN})\s+"
+                      r"(?:did|do|does|was|were|is|are|had|has|have)\b"
                       rf"|(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){{0,2}}?"
                       rf"(?P<end>(?:[\w-]+\s+)?{_SETTING_NOUN})\s*[?.!]*\s*$)", re.IGNORECASE)
 
@@ -175,11 +177,14 @@ def unset(question: str, texts: list[str]) -> list[str]:
 # says it ("Code is available at …", "we release …", "open-source").
 _RELEASE_ASKED = re.compile(r"\b(?:code|weights|checkpoints?|implementation|repo(?:sitory)?|github)\b.*\b(?:available|"
                             r"released?|public|open[- ]?sourced?|shared|published)\b|\b(?:did|do|does|will|have|has)\s+"
-                            r"(?:they|it|the\s+authors)\s+(?:release|open[- ]?source|publish|share)\w*\s+(?:the\s+|their\s+|"
-                            r"its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|models?)\b|\b(?:github|repo(?:sitory)?)\b|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+\w+)\s+"
-                            r"open[- ]?sourced?\b", re.IGNORECASE)
+                            r"(?:they|it|the\s+authors)\s+(?:release|open[- ]?source|publish|share)\w*\s+"
+                            r"(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|models?)\b"
+                            r"|\b(?:github|repo(?:sitory)?)\b"
+                            r"|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+\w+)\s+open[- ]?sourced?\b",
+                            re.IGNORECASE)
 _RELEASE_STATED = re.compile(r"github|https?://|\b(?:code|models?|weights|data(?:sets?)?|implementation)\b[^.]{0,40}"
-                             r"\b(?:available|released?|public)\b|\b(?:release|open-source|open\s+source)", re.IGNORECASE)
+                             r"\b(?:available|released?|public)\b|\b(?:release|open-source|open\s+source)",
+                             re.IGNORECASE)
 
 
 def unreleased(question: str, texts: list[str]) -> list[str]:

@@ -94,8 +94,9 @@ class CollectionIntent:
 
 
 CollectionAnswer = NamedTuple("CollectionAnswer", [("answer", Answer), ("stats", CollectionStats)])
-# "… of these papers …" in a conversation's first question: the collection's; "… generation? name a few": the question
-_THESE, _AFTER = re.compile(r"(?i)\b(?:of\s+)?(?:these|those)\s+(papers|abstracts|works)\b"), re.compile(r"\?\s+(?=\w)")
+# "… of these papers …" in a first question: the collection's; "… generation? name a few": the question before "?"
+_THESE = re.compile(r"(?i)\b(?:of\s+)?(?:these|those)\s+(papers|abstracts|works)\b")
+_AFTER = re.compile(r"\?\s+(?=\w)")
 
 
 def collection_intent(question: str, retriever: HybridRetriever | None = None, first: bool = False

@@ -175,7 +175,6 @@ class Engine:
         return final_answer(self.stream(question, **options))
 
 
-
 def _noted(events: Iterator[StreamEvent], question: str, note: str) -> Iterator[StreamEvent]:
     """The answer to the question asked in its place, after ``note`` (what the user's own question found); the note
     alone when that is refused too."""

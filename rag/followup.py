@@ -28,7 +28,8 @@ _REFERS_BACK = re.compile(
 _FEW_TOPIC_WORDS = 2
 _ONES = re.compile(r"\bones\b", re.IGNORECASE)  # "which ones …": of those on the table
 STAY_MARGIN = 0.15  # (see ``stays_on``)
-_ASKS_FOR_ONE = re.compile(r"\b(?:is|are)\s+there\s+(?:one|any|a|an|another)\b|\banother\s+(?:one|paper)\b", re.IGNORECASE)
+_ASKS_FOR_ONE = re.compile(r"\b(?:is|are)\s+there\s+(?:one|any|a|an|another)\b|\banother\s+(?:one|paper)\b",
+                           re.IGNORECASE)
 MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
 # A finite verb of its own ("What is the capital of France?", "How do I bake bread?"): a question, not a fragment.
 _FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|will|would|shall|should|may|might|must|"
