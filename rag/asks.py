@@ -14,7 +14,7 @@ from rag.tokens import NAMED_THING, content_words, stems
 # thing asked for is the noun phrase right after the question word.
 _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on|with|at|from|by|for)\s+)?"
                     r"(?:(?:what|which)\s+"
-                    r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                    r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w'’-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
                     r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)(?:\s+(?:did|does|do|is|was|are|were|has|have"
                     r"|had|of)\b|\s*[?.!]*\s*$)"
@@ -25,9 +25,13 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)"
                     # "What's the license?", "How much did it cost to train?"
-                    r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?P<end>(?:[\w-]+\s+)?[\w-]+)"
+                    r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?P<end>(?:[\w-]+\s+){0,2}[\w-]+)"
                     r"\s*[?.!]*\s*$"
                     r"|how\s+much\s+(?:did|does|do|would|will)\s+(?:it|they|\w+)\s+(?P<cost>cost)\b"
+                    # "Who funded the work?", "How long does inference take …?" (a duration: hours, days)
+                    r"|(?P<funded>who)\s+(?:funded|sponsored|financed|paid\s+for)\b"
+                    r"|(?P<took>how\s+long)\s+(?:does|did|do|would|will)\s+(?:it|they|\w+)(?:\s+\w+)?\s+"
+                    r"(?:take|last|run)\b"
                     r"|(?P<wrote>who)\s+(?:wrote|authored)\b"
                     # "Do they report the carbon footprint …?"
                     r"|(?:do|does|did|is|are)\s+(?:they|it|the\s+[\w-]+)\s+(?:report|mention|give|state|say|disclose|"
@@ -44,7 +48,7 @@ _DETAILS = frozenset(
     "companies provider providers vendor vendors funding grant country countries batch epochs epoch optimizer seed "
     "seeds hyperparameter hyperparameters "
     "library libraries programming carbon footprint emissions co2 parameters params temperature temperatures "
-    "learning-rate lr dropout warmup year".split())
+    "learning-rate lr dropout warmup year version versions tokenizer".split())
 # A detail an abstract may state without its word: a model's size as "3B and 8B".
 _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
@@ -78,7 +82,8 @@ def asked_thing(question: str) -> list[str]:
     if not match:
         return [unit.group(1).lower()] if (unit := _UNIT.search(question)) else []
     asked = next((t for t in match.group("thing", "counted", "of", "who", "report", "end", "cost") if t), "")
-    thing = "authors" if match.group("wrote") else asked.lower()
+    thing = ("authors" if match.group("wrote") else "funding" if match.group("funded") else "hours"
+             if match.group("took") else re.sub(r"['’]s\b", "", asked.lower()))  # ("Which country's radar data …")
     return sorted(content_words(thing) & _DETAILS)
 
 
@@ -150,7 +155,7 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
 _SETTING_NOUN = r"(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|step|size|dimension|width|depth)s?"
 _SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)"
                       rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN})\s+"
-                      r"(?:did|do|does|was|were|is|are|had|has|have)\b"
+                      r"(?:did|do|does|was|were|is|are|had|has|have|for|in)\b"
                       rf"|(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){{0,2}}?"
                       rf"(?P<end>(?:[\w-]+\s+)?{_SETTING_NOUN})\s*[?.!]*\s*$)", re.IGNORECASE)
 
@@ -180,7 +185,7 @@ _RELEASE_ASKED = re.compile(r"\b(?:code|weights|checkpoints?|implementation|repo
                             r"(?:they|it|the\s+authors)\s+(?:release|open[- ]?source|publish|share)\w*\s+"
                             r"(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|models?)\b"
                             r"|\b(?:github|repo(?:sitory)?)\b"
-                            r"|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+\w+)\s+open[- ]?sourced?\b",
+                            r"|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+\w+)\s+open[- ]?(?:sourced?|weights?)\b",
                             re.IGNORECASE)
 _RELEASE_STATED = re.compile(r"github|https?://|\b(?:code|models?|weights|data(?:sets?)?|implementation)\b[^.]{0,40}"
                              r"\b(?:available|released?|public)\b|\b(?:release|open-source|open\s+source)",

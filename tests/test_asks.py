@@ -36,6 +36,10 @@ from rag.chat import ChatSession
     ("What year was it published?", ["year"]),
     ("How much did it cost to train?", ["cost"]),
     ("What's the main result?", []),
+    ("Who funded the work?", ["funding"]),
+    ("How long does inference take per image?", ["hours"]),  # a duration
+    ("What's the code interpreter version?", ["version"]),
+    ("Which country's radar data is it trained on?", ["country"]),  # (a possessive)
 ])
 def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
@@ -244,6 +248,7 @@ def test_offered_candidates_none_of_the_papers_mention_are_refused_one_there_is_
     ("What is ARPG?", []),  # no setting asked for
     ("What is the retention gate's hidden size?", ["hidden size"]),
     ("What is the vocabulary size?", []),  # "a vocabulary of 1,000 blocks": the number is beside what it sizes
+    ("What learning rate for SFT?", ["learning rate"]),
 ])
 def test_a_setting_is_stated_only_by_a_number_beside_its_word(question: str, missing: list[str]) -> None:
     from rag.asks import unset
@@ -264,6 +269,7 @@ def test_a_comparison_with_things_no_abstract_on_hand_mentions_is_refused_naming
 @pytest.mark.parametrize("question, asks", [
     ("Is the code available?", True), ("Did they release code?", True), ("Is it open source?", True),
     ("Is there a GitHub repo?", True), ("Does it generate code?", False), ("Does it beat open-source models?", False),
+    ("Is the model open-weights?", True),
 ])
 def test_a_code_release_is_stated_only_where_an_abstract_says_so(question: str, asks: bool) -> None:
     from rag.asks import unreleased
