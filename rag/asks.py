@@ -155,7 +155,7 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
 _SETTING_NOUN = r"(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|step|size|dimension|width|depth)s?"
 _SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)"
                       rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN})\s+"
-                      r"(?:did|do|does|was|were|is|are|had|has|have|for|in)\b"
+                      r"(?:did|do|does|was|were|is|are|had|has|have|for)\b"
                       rf"|(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){{0,2}}?"
                       rf"(?P<end>(?:[\w-]+\s+)?{_SETTING_NOUN})\s*[?.!]*\s*$)", re.IGNORECASE)
 

@@ -249,6 +249,7 @@ def test_offered_candidates_none_of_the_papers_mention_are_refused_one_there_is_
     ("What is the retention gate's hidden size?", ["hidden size"]),
     ("What is the vocabulary size?", []),  # "a vocabulary of 1,000 blocks": the number is beside what it sizes
     ("What learning rate for SFT?", ["learning rate"]),
+    ("Which step in the pipeline filters candidates?", []),  # a stage of the method, not a setting
 ])
 def test_a_setting_is_stated_only_by_a_number_beside_its_word(question: str, missing: list[str]) -> None:
     from rag.asks import unset
