@@ -95,9 +95,7 @@ def offered(question: str) -> list[str]:
 def unheard(question: str, names: NameIndex) -> list[str]:
     """The one name a question ends on ("… with Mamba?") when no indexed abstract or title holds it."""
     lone = _LONE.search(question)
-    word = lone.group(1).lower() if lone else ""
-    return [lone.group(1)] if lone and not any(word in f"{p.title} {p.search_text}".lower()
-                                              for p in names.papers.values()) else []
+    return [lone.group(1)] if lone and not names.papers_mentioning(lone.group(1)) else []
 
 
 def none_offered(question: str, texts: list[str]) -> list[str]:
