@@ -15,6 +15,7 @@ from typing import Any
 from rag import persisted
 from rag.corpus import CorpusReport, Limits, load_corpus
 from rag.embed_cache import EmbedCache
+from rag.role_model import roles_of
 from rag.roles import rules_hash, tagged
 from rag.rows import Row, current_titles, embed_nodes, sentence_rows, title_rows
 from rag.settings import Settings
@@ -201,10 +202,12 @@ def _write_generation(store: IndexStore, settings: Settings, collections: dict[s
     reused_chunks = store.rows_by_paper("chunks", keep_ids)
     _copy_rows(store, collections["chunks"], [row for rows in reused_chunks.values() for row in rows])
     by_id = {p.paper_id: p for p in final}  # a copied sentence gets its role again: the rules may have changed
-    _copy_rows(store, collections["sentences"],
-               [(row_id, vector, text, tagged(meta, text, by_id[pid].short_name))
-                for pid, rows in store.rows_by_paper("sentences", keep_ids).items()
-                for row_id, vector, text, meta in rows])
+    copied: list[Row] = []
+    for pid, rows in store.rows_by_paper("sentences", keep_ids).items():
+        rows = sorted(rows, key=lambda row: row[3]["position"])
+        copied += [(row_id, vector, text, tagged(meta, its_role)) for (row_id, vector, text, meta), its_role
+                   in zip(rows, roles_of([row[2] for row in rows], by_id[pid].short_name))]
+    _copy_rows(store, collections["sentences"], copied)
     vectors = {paper_id: [r[1] for r in rows] for paper_id, rows in reused_chunks.items()}
 
     nodes = chunk_papers(to_embed, settings) if to_embed else []

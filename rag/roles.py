@@ -152,20 +152,20 @@ def role_of(sentence: _Sentence, name: str = "") -> Role:
     return sentence.role or role(sentence.text, sentence.position, name)
 
 
-# Which rules wrote a stored role: after any edit of this module the stored roles are stale (worked out at question
-# time until the next `rag ingest` stores them again).
-RULES = hashlib.sha256(b"".join(p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("injection.py")))
-                       ).hexdigest()[:16]
+# Which rules wrote a stored role: after any edit of these files the stored roles are stale (worked out at question
+# time, by the rules alone, until the next `rag ingest` stores them again).
+RULES = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes() for name in (
+    "roles.py", "injection.py", "role_model.py", "role_weights.json"))).hexdigest()[:16]
 
 
 def rules_hash() -> str:
     return RULES
 
 
-def tagged(metadata: dict, text: str, name: str) -> dict:
-    """A sentence row's metadata with its role and the rules that gave it: stored at ingest, read back by
-    ``stored_role`` (``name``: the paper's method name, see ``role``)."""
-    return {**metadata, "role": role(text, metadata["position"], name).value, "role_rules": rules_hash()}
+def tagged(metadata: dict, its_role: Role) -> dict:
+    """A sentence row's metadata with its role (``role_model.roles_of``) and the rules that gave it: stored at
+    ingest, read back by ``stored_role``."""
+    return {**metadata, "role": its_role.value, "role_rules": rules_hash()}
 
 
 def stored_role(metadata: dict) -> Role | None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rag.clean import search_text
 from rag.embed_cache import EmbedCache
+from rag.role_model import roles_of
 from rag.roles import tagged
 from rag.sentences import split_sentences
 from rag.settings import Settings
@@ -55,9 +56,12 @@ def embed_nodes(nodes: list[Any], settings: Settings, progress: bool, cache: Emb
 
 def sentence_rows(papers: list[Paper], settings: Settings, progress: bool, cache: EmbedCache) -> list[Row]:
     """Every sentence of every paper, embedded on its own: the evidence a sentence-level answer can quote."""
-    rows = [(f"{p.paper_id}#s{i}", sentence, tagged({"paper_id": p.paper_id, "position": i,
-                                                      "embed_hash": p.embed_hash}, sentence, p.short_name))
-            for p in papers for i, sentence in enumerate(split_sentences(p.text))]
+    rows = []
+    for p in papers:
+        texts = split_sentences(p.text)
+        rows += [(f"{p.paper_id}#s{i}", text, tagged({"paper_id": p.paper_id, "position": i,
+                                                      "embed_hash": p.embed_hash}, its_role))
+                 for i, (text, its_role) in enumerate(zip(texts, roles_of(texts, p.short_name)))]
     vectors = embed_texts([search_text(r[1]) for r in rows], settings, progress, "sentence", cache)
     return [(row_id, vector, text, meta) for (row_id, text, meta), vector in zip(rows, vectors)]
 

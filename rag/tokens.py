@@ -50,7 +50,7 @@ _WHERE = re.compile(r"\b(?:in|from|of|within|among)\s+(?:this|the|your|our)\s+(?
                     rf"library)\b|\b(?:{HEDGE})\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
 # A named model or dataset as abstracts write them, a capital and a digit: "Llama-7B", "WikiText-2", "GSM8K".
-# (``roles.ASPECT_CUES`` writes it out itself: the hash telling stored roles stale covers roles.py only.)
+# (``roles.ASPECT_CUES`` writes it out itself: the hash telling stored roles stale covers the role files only.)
 NAMED_THING = r"\b[A-Z][A-Za-z]*-?\d[\w.-]*\b"
 
 

@@ -40,7 +40,7 @@ def test_roles_are_scored_against_labels_per_half(tmp_path: Path, capsys) -> Non
             {"sentence": "Foo is 3x faster than the baseline.", "position": 5, "role": "result", "half": "test"},
             {"sentence": "Code is available at https://x.org.", "position": 6, "role": "method", "half": "test"}]
     labels.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    result = bench_roles(labels, out=tmp_path)
+    result = bench_roles([labels], out=tmp_path)
     assert result["all"]["accuracy"] == pytest.approx(2 / 3) and result["dev"]["accuracy"] == 1.0
     assert result["test"]["per_role"] == {"method": 0.0, "result": 1.0}  # the release sentence is "other"
     assert json.loads((tmp_path / "roles.json").read_text())["test"]["sentences"] == 2

@@ -12,6 +12,7 @@ from rag.evidence import gather_evidence
 from rag.index import ingest
 from rag.persisted import GenerationFiles
 from rag.retrieval import rankers
+from rag.role_model import roles_of
 from rag.roles import Role, role
 from rag.settings import Settings
 from rag.store import IndexStore
@@ -28,11 +29,12 @@ def _stored(index_dir: Path) -> tuple[IndexStore, rankers.SentenceIndex, rankers
     return store, rankers.SentenceIndex.load(store), files.matrix("sentences", store.collection("sentences").count())
 
 
-def test_every_sentence_is_stored_with_the_role_the_rules_give(seed_index: Path) -> None:
+def test_every_sentence_is_stored_with_the_role_its_abstract_gives_it(seed_index: Path) -> None:
     store, chroma, saved = _stored(seed_index)
     papers = {pid: s.paper for pid, s in store.stored_papers().items()}
-    expected = [role(text, position, papers[pid].short_name)
-                for pid, text, position in zip(chroma.paper_ids, chroma.texts, chroma.positions)]
+    by_paper = {pid: roles_of([chroma.texts[row] for row in sorted(rows, key=chroma.positions.__getitem__)],
+                              papers[pid].short_name) for pid, rows in chroma.rows_of.items()}
+    expected = [by_paper[pid][position] for pid, position in zip(chroma.paper_ids, chroma.positions)]
     assert chroma.roles == expected and saved.roles == expected
     assert {Role.BACKGROUND, Role.PROBLEM, Role.METHOD, Role.RESULT} <= set(expected)
     assert store.manifest()["role_rules"] == roles.rules_hash()

@@ -1,0 +1,50 @@
+"""Roles by the rules and the neighbours (``rag.role_model``): the stored weights are the ones the dev halves give,
+a sentence is read in its abstract's order, and one addressing a language model stays unquotable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rag import role_model
+from rag.evaluation.bench_roles import bench_roles
+from rag.role_model import features, roles_of, weigh
+from rag.roles import Role, role
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_features_are_the_rules_roles_around_the_sentence_and_its_place() -> None:
+    rules = [Role.BACKGROUND, Role.METHOD, Role.RESULT]
+    x = features(rules, 1)
+    assert len(x) == 19
+    assert x[:5] == [0, 0, 1, 0, 0] and x[5:10] == [1, 0, 0, 0, 0] and x[10:15] == [0, 0, 0, 1, 0]
+    assert x[15:] == [0.5, 0.0, 0.0, 0.2]
+    assert features(rules, 0)[5:10] == [0.0] * 5 and features(rules, 2)[10:15] == [0.0] * 5
+
+
+def test_a_cue_less_sentence_is_read_by_its_neighbours() -> None:
+    # The third sentence has no cue and opens with no "we": the rules call it background (it is within the first
+    # three); between the benchmark it describes and a result, it describes the method.
+    texts = ["Agents that act in enterprise software are hard to evaluate.",
+             "We introduce EntBench, a benchmark of 500 tasks.",
+             "The tasks test a range of abilities, including UI navigation and report writing.",
+             "Experiments show that the best agent solves only 35% of them.",
+             "Code is available at https://example.org/entbench."]
+    assert role(texts[2], 2, "EntBench") is Role.BACKGROUND
+    assert roles_of(texts, "EntBench") == [Role.BACKGROUND, Role.METHOD, Role.METHOD, Role.RESULT, Role.OTHER]
+
+
+def test_a_sentence_addressing_a_model_stays_an_instruction() -> None:
+    assert weigh([Role.BACKGROUND, Role.INSTRUCTION, Role.RESULT])[1] is Role.INSTRUCTION
+
+
+def test_the_stored_weights_are_refitted_from_the_dev_halves_alone(tmp_path: Path, monkeypatch) -> None:
+    stored = json.loads(role_model.WEIGHTS.read_text())
+    monkeypatch.setattr(role_model, "WEIGHTS", tmp_path / "weights.json")
+    result = bench_roles([DATA / "role_labels.jsonl", DATA / "role_labels_dev2.jsonl"], fit=True)
+    refitted = json.loads((tmp_path / "weights.json").read_text())
+    assert refitted["fitted_on"] == stored["fitted_on"] == 548 and refitted["classes"] == stored["classes"]
+    assert all(abs(a - b) < 1e-4 for r, s in zip(refitted["coef"], stored["coef"]) for a, b in zip(r, s))
+    assert result["test"]["accuracy"] > result["test"]["rules_alone"]
+    monkeypatch.setattr(role_model, "_LOADED", None)
