@@ -117,6 +117,15 @@ def recent(table: list[Shown], count: int) -> list[str]:
     return papers
 
 
+def subject(table: list[Shown]) -> str:
+    """The paper the chat is about: the latest answer's first paper, unless that answer was a list holding the paper a
+    turn before it answered about alone ("Are there other papers on tracing …?" after three turns on SIGMark)."""
+    answered = [shown for shown in table if not shown.refused and shown.listed]
+    latest = answered[-1].listed
+    alone = next((shown.listed[0] for shown in reversed(answered[:-1]) if len(shown.listed) == 1), None)
+    return alone if len(latest) > 1 and alone in latest else latest[0]
+
+
 def _searches(question: str) -> bool:
     """The question asks for papers (a list question): a search, naming none of them."""
     from rag.question import analyse

@@ -42,8 +42,8 @@ _LIST = re.compile(
     r"(?!(?:and|or|does|do|did|is|are|was|were|has|have|can|could|would|should|will|it|they)\b)[a-z]+",
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
-_COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|vs\.?|versus|"
-                      r"contrast|different\s+(?:from|than|to))\b|比较|对比|区别|不同", re.IGNORECASE)
+_COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|differently|vs\.?|"
+                      r"versus|contrast|different\s+(?:from|than|to))\b|比较|对比|区别|不同", re.IGNORECASE)
 # "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it
 # compares.
 _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work|study)\s+(?:on|about|that|which|"
@@ -53,8 +53,8 @@ _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
 # Where the papers being compared are separated from each other.
 _SEPARATORS = re.compile(
     r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
-_CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different vs "
-                       "versus contrast each both way ways one".split())
+_CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different differently "
+                       "vs versus contrast each both way ways one".split())
 # Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
 # compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
 _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:\.[0-9]+\w*)*"

@@ -16,7 +16,7 @@ from enum import Enum
 
 from rag.asks import bare_comparison
 from rag.question import wants_comparison
-from rag.named import counted_papers, named_on_table, recent, user_order
+from rag.named import counted_papers, named_on_table, recent, subject, user_order
 from rag.types import Paper, Shown
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
@@ -140,6 +140,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = counted_papers(table, count, every, named_in, title_words) if counted else recent(table, 2)
+        # "Lyra also builds on video diffusion. How do the two papers …?": the one it names, and the chat's subject
+        if count == 2 and len(new := [p for p in named_in(asked) if p not in last.listed]) == 1 and not asks_choice:
+            return Reference(ReferenceKind.PARTIAL_NAME, [subject(table), *new], question)
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words, mentioned)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
@@ -173,7 +176,6 @@ def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper])
     and in which languages?" after LEXam): no name, no request for papers, a few topic words of its own and every
     one of them in that paper's abstract. Anything else stays a question of its own."""
     from rag.question import names_in
-
     last = last_answered(table)
     if (reference.kind is not ReferenceKind.NONE or last is None or len(last.listed) != 1
             or last.listed[0] not in papers or names_in(reference.question)

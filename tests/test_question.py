@@ -209,6 +209,7 @@ def test_what_a_choice_says_the_pick_is_not_about(question: str, negated: str) -
     ("How do they compare?", True),
     ("How does it compare to Tactic?", True),
     ("Compare TRIM-KV and Tactic.", True),
+    ("How do the two papers use video diffusion models differently?", True),
 ])
 def test_a_comparison_the_paper_makes_is_no_request_to_compare_papers(question: str, wanted: bool) -> None:
     from rag.question import wants_comparison

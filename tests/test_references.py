@@ -72,6 +72,17 @@ class TestResolve:
     def test_an_ordinal_that_is_no_position_points_at_nothing_by_position(self, question) -> None:
         assert ref(question, [LIST]).kind is not ReferenceKind.ORDINAL
 
+    def test_a_newly_named_paper_and_the_two_are_it_and_the_paper_the_chat_is_about(self) -> None:
+        # Three turns on SIGMark, then a list holding it after another paper: "the two" are the named one and SIGMark.
+        on_sig = Shown("What is SIGMark?", ["sig"], ["sig"])
+        listed = Shown("Any other papers on tracing generated content?", ["jig", "sig"], ["jig", "sig"])
+        named = lambda text: ["lyra"] if "Lyra" in text else []  # noqa: E731 - the index's own names
+        question = "Lyra also builds on video diffusion. How do the two papers use it differently?"
+        found = resolve(question, [on_sig, on_sig, listed], title_words, named)
+        assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["sig", "lyra"])
+        assert resolve(question, [LIST], title_words, named).paper_ids == ["tactic", "lyra"]  # the list's first
+        assert resolve("Which of the two is faster, Lyra?", [on_sig, listed], title_words, named).choice
+
     def test_the_two_after_a_one_paper_turn_reaches_back(self) -> None:
         table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
         assert ref("Which of the two needs less memory?", table).paper_ids == ["tactic", "trim"]
