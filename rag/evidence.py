@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rag.coref import acronym_words, implied_words, initials_written, written_acronyms
 from rag.settings import AnswerSettings
-from rag.tokens import content_words, stems
+from rag.tokens import content_words, stems, without_where
 from rag.types import Evidence, EvidenceSentence, Hit
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     ``lexical_weight``: see ``blend`` (default: the settings'); ``word_parts``: a sentence's hyphenated word also
     counts as its parts ("calibration-free" holds "calibration")."""
     weight = AnswerSettings().lexical_weight if lexical_weight is None else lexical_weight
-    wanted = content_words(question)
+    wanted = content_words(without_where(question))  # "… in the collection?" says where to look, not what about
     # A word counts in any of its forms ("distributed" for "distribution"), an acronym the user writes where the
     # sentence spells it out ("SSL" for "Self-Supervised Learning").
     wanted_stems = {w: stems({w}) for w in wanted}

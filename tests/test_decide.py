@@ -139,3 +139,10 @@ def test_a_list_keeps_its_first_papers_within_their_lower_relative_cut() -> None
     assert _chosen(evidence, "list") == ["mclm", "catalyst"]
     # "… the memory or loading cost of the KV cache …": a third paper that only uses a KV cache fits 0.56 of the best.
     assert _chosen([_evidence("a", 0.758), _evidence("b", 0.603), _evidence("c", 0.427)], "list") == ["a", "b"]
+
+
+def test_a_list_keeps_every_paper_holding_the_name_it_asks_for_however_weak_its_sentences() -> None:
+    # "Which papers in the collection report results on ImageNet?": both papers naming it scored just under 0.3.
+    evidence = [_evidence("a", 0.299, names=["ImageNet"]), _evidence("b", 0.26, names=["ImageNet"]),
+                _evidence("c", 0.25)]
+    assert _chosen(evidence, "list") == ["a", "b"]

@@ -144,3 +144,10 @@ def test_a_word_counts_in_any_of_its_forms_and_an_acronym_where_the_sentence_spe
     assert evidence.sentences[0].score == pytest.approx(evidence.sentences[1].score)  # …that form alone does not break
     [evidence] = gather_evidence("and the SSL model?", QUESTION_VECTOR, [_hit("p")], _index(rows))
     assert evidence.sentences[0].text == rows[1][1]
+
+
+def test_where_to_look_is_no_topic_word() -> None:
+    # "… in the collection" says where to look: a sentence holding the rest scores as if it were not asked.
+    asked = gather_evidence("Which papers in the collection prune the cache?", QUESTION_VECTOR, [_hit("p2")], _index())
+    plain = gather_evidence("Which papers prune the cache?", QUESTION_VECTOR, [_hit("p2")], _index())
+    assert asked[0].best_score == pytest.approx(plain[0].best_score)
