@@ -12,8 +12,9 @@ from rag.multilingual import needs_multilingual
 from rag.tokens import QUESTION_WORDS, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
 
+_BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
 _LIST = re.compile(
-    r"(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me|give me)\s+"
+    rf"(?:^|[.!:]\s){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me|give me)\s+"
     r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+the(?:\s+\d+)?)\s+)*(\w+\s+)?"
     r"(papers|works|studies|articles|abstracts|submissions|ones)\b"
     r"|\b(are there|any|all|other|several|more|related|similar) (\w+ )?(papers|works|studies|abstracts|submissions)\b"
@@ -37,8 +38,8 @@ _LIST = re.compile(
     r"(?:collection|set|index))\s+(?:on|about|regarding|for|dealing\s+with)\b"
     # "What benchmarks test LLMs on …?", "Which methods reduce …?": papers of a kind, doing something (not "What
     # benchmarks does it use?", "Which models and datasets?").
-    r"|(?:^|[.!:]\s)\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|models|"
-    r"algorithms)\s+"
+    rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|"
+    r"models|algorithms)\s+"
     r"(?!(?:and|or|does|do|did|is|are|was|were|has|have|can|could|would|should|will|it|they)\b)[a-z]+",
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
@@ -53,8 +54,8 @@ _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
 # Where the papers being compared are separated from each other.
 _SEPARATORS = re.compile(
     r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
-_CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different differently "
-                       "vs versus contrast each both way ways one".split())
+_CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different "
+                       "differently vs versus contrast each both way ways one".split())
 # Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
 # compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
 _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:\.[0-9]+\w*)*"

@@ -159,6 +159,9 @@ def test_the_pieces_a_comparison_sets_against_each_other(question: str, parts: l
     ("What else is there on reinforcement learning?", "list"),
     ("How does it work?", "single"),
     ("What is the only limitation?", "single"),
+    ("Besides the provenance one, which papers deal with autoregressive image generation?", "list"),
+    ("Apart from TRIM-KV, which methods reduce the KV cache?", "list"),
+    ("Besides that, what does it do?", "single"),
 ])
 def test_papers_of_a_kind_doing_something_are_a_list(question: str, kind: str) -> None:
     assert analyse(question).kind.value == kind
