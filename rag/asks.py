@@ -128,9 +128,10 @@ _BENCHMARK = re.compile(r"\b(?:introduce|present|propose|construct|build|release
                         r"(?:benchmark|dataset|suite)\b", re.IGNORECASE)
 # A metric the user names ("What's its exact pass@1 on LiveCodeBench?"): its value is stated only where it is named.
 _METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perplexity|win\s+rate|success\s+rate|"
-                     r"throughput|exact\s+match|top-[15]\s+accuracy|iou|psnr|ssim|accuracy)(?![\w@])", re.IGNORECASE)
-_VALUE = re.compile(r"\b(?:what|which|how\s+(?:much|high|low|good)|exact|score[sd]?|numbers?|reach\w*|achiev\w*|gets?|"
-                    r"reports?)\b", re.IGNORECASE)
+                     r"throughput|exact\s+match|top-[15]\s+accuracy|iou|psnr|ssim|accuracy|"
+                     r"gb|mb|tb|gib|mib|gigabytes?|megabytes?)(?![\w@])", re.IGNORECASE)  # (memory in units)
+_VALUE = re.compile(r"\b(?:what|which|how\s+(?:much|many|high|low|good)|exact|score[sd]?|numbers?|reach\w*|achiev\w*|"
+                    r"gets?|reports?)\b", re.IGNORECASE)
 
 
 def unranked(question: str, titles: list[str], texts: list[str]) -> bool:
@@ -154,7 +155,8 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
 # which an abstract states as a number beside its word.
 _SETTING_NOUN = r"(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|step|size|dimension|width|depth)s?"
 _SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)"
-                      rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN})\s+"
+                      rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN}(?:\s+(?:and|or)\s+(?:[\w-]+\s+){{0,2}}?"
+                      rf"{_SETTING_NOUN})?)\s+"
                       r"(?:did|do|does|was|were|is|are|had|has|have|for)\b"
                       rf"|(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){{0,2}}?"
                       rf"(?P<end>(?:[\w-]+\s+)?{_SETTING_NOUN})\s*[?.!]*\s*$)", re.IGNORECASE)
@@ -166,16 +168,21 @@ def unset(question: str, texts: list[str]) -> list[str]:
     match = _SETTING.search(question)
     if not match:
         return []
-    thing = (match.group("thing") or match.group("end")).lower()
+    # "What learning rate and batch size …?": refused only when no text states either
+    things = re.split(r"\s+(?:and|or)\s+", (match.group("thing") or match.group("end")).lower())
+    return things if all(_unset_one(question, thing, texts) for thing in things) else []
+
+
+def _unset_one(question: str, thing: str, texts: list[str]) -> bool:
     if "model" in question.lower() and thing.startswith(("size", "width", "depth")):  # "3B and 8B" states it
-        return [] if any(_STATED_AS["parameters"].search(text) for text in texts) else [thing]
+        return not any(_STATED_AS["parameters"].search(text) for text in texts)
     # its noun, or the word naming what it is of ("vocabulary size": "a vocabulary of 1,000 blocks")
     for noun in {w.removesuffix("s") for w in thing.split()[-2:]}:
         near = re.compile(rf"\b{_NUMBER}\b(?:\W+\w+){{0,4}}?\W+{re.escape(noun)}s?\b|\b{re.escape(noun)}s?\b"
                           rf"(?:\W+\w+){{0,4}}?\W+\d", re.IGNORECASE)
         if any(near.search(text) for text in texts):
-            return []
-    return [thing]
+            return False
+    return True
 
 
 # "Is the code available?", "Did they release the weights?", "Is there a GitHub repo?": said only where an abstract
