@@ -1,4 +1,4 @@
-"""Command line: ``rag ingest | ask | papers | chat | eval | bench | models``. Heavy libraries load only inside commands."""
+"""Command line: ``rag ingest | ask | papers | chat | eval | bench | models`` (heavy libraries load in commands)."""
 
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="comma-separated: extractive, local-0.5b, local-1.5b, openai, ollama "
                                      "(openai without RAG_OPENAI_BASE_URL: llama.cpp's server on 127.0.0.1)")
     bench_roles = benches.add_parser("roles", help="sentence roles vs blind labels (tests/data/role_labels.jsonl)")
-    bench_roles.add_argument("file", type=Path, metavar="FILE", nargs="*", default=[Path("tests/data/role_labels.jsonl")])
+    bench_roles.add_argument("file", type=Path, metavar="FILE", nargs="*",
+                             default=[Path("tests/data/role_labels.jsonl")])
     bench_roles.add_argument("--fit", action="store_true", help="first refit the neighbour model on the dev halves")
     for sub in (bench_ingest, bench_ask, bench_scifact, bench_questions, bench_typos, bench_backends, bench_roles):
         sub.add_argument("--out", type=Path, metavar="DIR", help="also write the results as JSON here")

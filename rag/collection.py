@@ -94,8 +94,8 @@ class CollectionIntent:
 
 
 CollectionAnswer = NamedTuple("CollectionAnswer", [("answer", Answer), ("stats", CollectionStats)])
-# "… of these papers …" in a first question: the collection's; "… generation? name a few": the question before "?"
-_THESE = re.compile(r"(?i)\b(?:of\s+)?(?:these|those)\s+(papers|abstracts|works)\b")
+# "of these papers" first, "of them" after an overview: the collection's; "… generation? name a few": before "?"
+_THESE = re.compile(r"(?i)\b(?:of\s+)?(?:(?:these|those)\s+(papers|abstracts|works)|them)\b")
 _AFTER = re.compile(r"\?\s+(?=\w)")
 
 
@@ -105,7 +105,7 @@ def collection_intent(question: str, retriever: HybridRetriever | None = None, f
     question naming a paper (a name only a handful of papers contain, no paper contains, or a title's name) is about
     that paper; without it, any name-like word is taken to name a paper (a count's topic may name anything)."""
     text = _LEAD.sub("", _AFTER.split(" ".join(question.strip().split()), maxsplit=1)[0])
-    text = _THESE.sub(r"\1", text) if first else text  # (``first``: the conversation's first question)
+    text = _THESE.sub(lambda m: m.group(1) or "papers", text) if first else text  # (``first``: see ``Engine``)
     if not text or _LIST_FRAME.search(text):
         return None
     if _AREAS.search(text):

@@ -132,7 +132,8 @@ class Engine:
             llm, backend = backend, backend.name
         asked, note = question, ""
         if not compare_ids and not paper_ids:
-            collection = self._collection_answer(question, started, not history)
+            # "these papers" in a first question, "them" after an overview of the areas: the whole collection
+            collection = self._collection_answer(question, started, not history or self._after_overview(table))
             if collection is not None and collection.chart and collection.chart.method == "none":
                 # "How many papers are about making LLM inference faster?": no abstract words it so; the papers
                 # retrieval finds for it, listed (a count of words as written would miss them all)
@@ -156,6 +157,14 @@ class Engine:
 
         return (check_question(question, self.settings.retrieval.max_question_chars),
                 None if top_k is None else check_top_k(top_k))
+
+    def _after_overview(self, table: list[Shown] | None) -> bool:
+        """The last turn surveyed the collection's areas ("What research areas does this collection span?")."""
+        from rag.collection import collection_intent
+
+        last = table[-1] if table else None
+        return bool(last and not last.refused and (intent := collection_intent(last.question, self.retriever))
+                    and intent.kind == "areas")
 
     def _collection_answer(self, question: str, started: float, first: bool = False) -> Answer | None:
         """The answer to a question about the collection as a whole ("Which areas have the most papers?"), or

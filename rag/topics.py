@@ -44,6 +44,7 @@ _BREAK = "zqxbreakzqx"  # no abstract's word
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Za-z0-9]*[A-Z0-9])s\b")  # LLMs, GANs, ViTs: the same word as LLM, GAN, ViT
 _METHOD = re.compile(r"\b(?:we|this\s+(?:paper|work)|our\s+(?:method|approach|framework))\b[^.]{0,80}?\b(?:propose|"
                      r"introduce|present|develop|design|build|formulate|construct|study|investigate)", re.IGNORECASE)
+_STEMS: dict[str, str] = {}  # written word → its stem (``stem_words``)
 
 
 def words(text: str, clean: bool = True) -> list[str]:
@@ -135,8 +136,10 @@ class CorpusStats:
 
 
 def alternatives(topic: str) -> list[str]:
-    """The "or" alternatives as written: "one-step or few-step diffusion" → "one-step", "few-step diffusion"; and
-    two fields joined by "and", each of two words or more ("combinatorial optimization and operations research")."""
+    """The "or" alternatives as written ("one-step or few-step diffusion" → "one-step", "few-step diffusion"); two fields
+    joined by "and", each of two words or more ("combinatorial optimization and operations research")."""
+    if slash := re.search(r"(\S+)/(\S+)", topic):  # "generation/inference faster": one word each, the rest shared
+        return [a for w in slash.groups() for a in alternatives(topic[:slash.start()] + w + topic[slash.end():])]
     parts = [re.split(r"\s+and\s+", " ".join(p.split())) for p in re.split(r"\s+or\s+|\s*/\s*", topic) if p.split()]
     return [f for fields in parts for f in (fields if len(fields) == 2 and all(len(f.split()) > 1 for f in fields)
                                             else [" and ".join(fields)])]
@@ -145,9 +148,6 @@ def alternatives(topic: str) -> list[str]:
 def _trim(written: list[str]) -> list[str]:
     kept = [i for i, w in enumerate(written) if w not in STOPWORDS]  # no function word at either end
     return written[kept[0]:kept[-1] + 1] if kept else []
-
-
-_STEMS: dict[str, str] = {}
 
 
 def stem_words(written: list[str]) -> list[str]:

@@ -189,6 +189,8 @@ def test_a_compound_is_one_phrase_and_alternatives_add_up(engine) -> None:
     assert options == ["test-time scaling"] and set(phrased) <= set(about)
     assert set(about) == {i for i, t in texts.items() if re.search(r"test[\s-]time", t) and re.search(r"\bscal", t)}
     assert topics.alternatives("one-step or few-step diffusion") == ["one-step", "few-step diffusion"]
+    assert topics.alternatives("making generation/inference faster") == ["making generation faster",
+                                                                          "making inference faster"]
     assert stats.mentions("video or image diffusion")[2] == ["video diffusion", "image diffusion"]  # papers say it
     either, options = stats.mentions("watermarking or KV cache")[::2]
     assert options == ["watermarking", "KV cache"]  # no paper says "watermarking cache"
@@ -206,6 +208,22 @@ def test_these_papers_in_a_first_question_are_the_collections_and_a_second_quest
     question = "Roughly how many of these papers are about image or video generation? name a few"
     assert collection_intent(question, first=True) == CollectionIntent("count", "image or video generation")
     assert collection_intent(question) is None  # later in a conversation: the papers on the table
+    # "them" after an overview of the areas is the collection (``Engine`` passes ``first``)
+    assert collection_intent("how many of them are about video?", first=True) == CollectionIntent("count", "video")
+
+
+def test_them_after_an_overview_of_the_areas_counts_in_the_collection(engine) -> None:
+    from rag.types import Shown
+
+    areas = engine.ask("What research areas does this collection span?", backend="extractive")
+    table = [Shown.of(areas)]
+    answer = engine.ask("how many of them are about watermarking?", backend="extractive", history=[areas.question],
+                        table=table)
+    assert answer.text.startswith(("2 of the", "3 of the")) and "watermarking" in answer.text
+    other = engine.ask("What is SIGMark?", backend="extractive")
+    after = engine.ask("how many of them are about watermarking?", backend="extractive", history=[other.question],
+                       table=[Shown.of(other)])
+    assert "of the 36 indexed papers" not in after.text  # after a paper, "them" is not the collection
 
 
 def test_a_count_whose_words_no_abstract_has_lists_the_papers_retrieval_finds(engine) -> None:
