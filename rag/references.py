@@ -152,7 +152,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
             pointed = [pid for pid in last.listed if pid not in named][:1]
         elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or (len(named) >= 2 and not singular):
             pointed = []  # "the biology one, what does it target?"; "contrast DPT with the Bellman one - … each one"
-        papers = list(dict.fromkeys([*pointed, *named]))
+        papers = list(dict.fromkeys([*pointed, *named, *named_in(asked)]))  # and a paper named not on the table
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if (choice or plural) and len(listed) >= 2:
         return Reference(ReferenceKind.PLURAL, list(listed), question, choice)

@@ -83,6 +83,12 @@ class TestResolve:
         assert resolve(question, [LIST], title_words, named).paper_ids == ["tactic", "lyra"]  # the list's first
         assert resolve("Which of the two is faster, Lyra?", [on_sig, listed], title_words, named).choice
 
+    def test_a_paper_named_beside_one_on_the_table_joins_it(self) -> None:
+        named = lambda text: ["omni"] if "Omni-View" in text else []  # noqa: E731 - the index's own names
+        question = "Omni-View claims generation helps 3D understanding. How does that square with the jigsaw one?"
+        found = resolve(question, [LIST, Shown("What is the jigsaw one?", ["jig"], ["jig"])], title_words, named)
+        assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["jig", "omni"])
+
     def test_the_two_after_a_one_paper_turn_reaches_back(self) -> None:
         table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
         assert ref("Which of the two needs less memory?", table).paper_ids == ["tactic", "trim"]
