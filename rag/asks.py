@@ -108,8 +108,8 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
     counted = (match.group("counted") or match.group("sized")) if match else None
     if not counted:
         return []
-    noun = counted.split()[-1].lower()
-    if noun in _DETAILS or len(noun) < 3:  # a detail is refused by its word alone ("How many GPUs …?")
+    noun = next((w for w in reversed(counted.lower().split()) if w not in ("here", "there")), "")  # "… papers here"
+    if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts"):  # (collection's)
         return []
     if match.group("sized"):  # a size is written in too many ways ("an 8-hour horizon", "256×256"): only its absence
         return [noun] if unstated([noun], texts) else []
@@ -216,3 +216,24 @@ def wants_others(question: str) -> bool:
 
 def bare_comparison(question: str) -> bool:
     return bool(_BARE_COMPARISON.search(question))
+
+
+# "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …"
+# (a new list question).
+_CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*|(?:of|between|among)\s+(?:the|these|"
+                     r"those|them|both)\b[^,?]{0,20},?\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
+                     r"(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
+                     r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
+                     r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
+                     r"|can|could)\b)"
+                     # "Of those two, which actually reports …?", "Between that one and the X paper, which …?"
+                     r"|^\s*(?:(?:of|among)\s+(?:the|these|those|them|both)\b[^,?]{0,20}|between\s+[^,?]{1,80}?\s+"
+                     r"and\s+[^,?]{1,80}),\s*(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies|articles|ones)\b)"
+                     # "Is one of them about biological data …?"
+                     r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+"
+                     r"(?:them|these|those|the\s+\w+)\b", re.IGNORECASE)
+
+
+def asks_which(question: str) -> bool:
+    """A choice among papers already discussed ("Which of them needs less memory?"), not a new list question."""
+    return bool(_CHOICE.search(question))

@@ -48,8 +48,8 @@ _AREAS = re.compile("|".join((
     rf"(?:breakdown|distribution|split)\s+of\s+(?:the\s+)?(?:papers|{_COLL})\s+(?:by|across|over|per|among)\s+{_AREA}",
     rf"^how\s+are\s+(?:the\s+)?(?:papers|{_COLL})\s+(?:distributed|spread|split|divided)\s+(?:across|over|among|by|"
     rf"between|into)\s+{_AREA}|\bpapers\s+(?:are\s+there\s+)?(?:per|in\s+each|by)\s+{_AREA}",
-    rf"^what\s+are\s+the\s+(?:main|major|most\s+common|most\s+popular|largest|biggest|top)\s+{_AREA}"
-    rf"(?:\s+(?:of|in|across)\s+{_COLL})?{_END}")), re.IGNORECASE)
+    rf"^what\s+are\s+the\s+(?:main|major|most\s+common|most\s+popular|largest|biggest|top)\s+{_AREA}(?:\s+(?:(?:of|in|"
+    rf"across)\s+{_COLL}|(?:that\s+)?{_COLL}\s+(?:covers?|spans?|includes?)|covered|represented))?{_END}")), re.I)
 # "How many [diffusion] papers [are there] [in the collection] <verb> X", "the number/share of papers on X"
 _COUNT = re.compile(rf"^(?:how\s+many|(?:what\s+is\s+)?the\s+(?:number|count|share|fraction|percentage|proportion)\s+"
                     rf"of|what\s+(?:share|fraction|percentage|proportion)\s+of|count)\s+(?:of\s+)?(?:the\s+|all\s+)?"

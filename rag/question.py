@@ -62,13 +62,16 @@ _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z
                    r"(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)*\b|\b[A-Za-z]+(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)+\b", re.ASCII)
 # (A version stays in the name: "Qwen2.5-VL", "Llama-3.1". ASCII: in "LLM里的attention" 里 ends the name.)
 
+_KIND_OF = re.compile(r"-(?:style|like|based|related|type|inspired|driven|esque)$", re.IGNORECASE)
 MAX_PARTS = 4
 
 
 def names_in(question: str) -> list[str]:
     found = []
     for match in _NAME.finditer(question):
-        token = match.group(0)
+        token = _KIND_OF.sub("", match.group(0))  # "Dafny-style", "TRIM-KV-based": the name is what comes before
+        if token != match.group(0) and not _NAME.fullmatch(token):
+            continue
         # Plain capitalised words and common acronyms are not names of methods.
         if token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
                                                and not any(c.isdigit() for c in token)):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rag.asks import bare_comparison
+from rag.asks import asks_which, bare_comparison
 from rag.question import wants_comparison
 from rag.named import counted_papers, named_on_table, recent, subject, user_order
 from rag.types import Paper, Shown
@@ -45,17 +45,6 @@ _SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|meth
                        r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b"
                        # "How would you contrast that with the DPT paper?"
                        r"|\b(?:contrast|compare|comparing|contrasting|set)\s+(?:this|that)\b", re.IGNORECASE)
-# "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …"
-# (a new list question).
-_CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*|(?:of|between|among)\s+(?:the|these|"
-                     r"those|them|both)\b[^,?]{0,20},?\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
-                     r"(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
-                     r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
-                     r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
-                     r"|can|could)\b)"
-                     # "Is one of them about biological data …?"
-                     r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+"
-                     r"(?:them|these|those|the\s+\w+)\b", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
@@ -125,7 +114,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if ellipsis:  # the fragment asks the last question again, of something else
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"), last.query or last.question)
     # (or its last sentence, after what the user needs: "I can't fine-tune anything. Which one should I look at?")
-    asks_choice = bool(_CHOICE.search(asked) or _CHOICE.search(re.split(r"(?<=[.!])\s+", asked.strip())[-1]))
+    asks_choice = bool(asks_which(asked) or asks_which(re.split(r"(?<=[.!])\s+", asked.strip())[-1]))
     choice = asks_choice and len(listed) >= 2
     numbered = enumerated or several.sources  # "[2]" after "I'll take them as RGM, T1, ReVeal": T1
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from rag.settings import Settings
     from rag.types import Paper
 
+_SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+\s+){0,3}?(?:work|works|papers?|methods?|"
+                    r"approach(?:es)?|benchmarks?|stud(?:y|ies)|frameworks?)\s+(?:that|which|where|on|about|for|to)\b",
+                    re.IGNORECASE)
 TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
 
 
@@ -32,7 +35,9 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     from rag.references import ReferenceKind, coverage
 
     papers = [retriever.papers[pid] for pid in reference.paper_ids if pid in retriever.papers]
+    # "… is there RL work where the model writes its own tests …?": a search for a paper; "its" is the model's
+    elsewhere = bool(_SEEKS.search(question)) or retriever.names.terms_elsewhere(
+        question, reference.paper_ids, settings.decision.list_phrase_share)
     return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
-            and not wants_comparison(question) and not asked_thing(question)
-            and retriever.names.terms_elsewhere(question, reference.paper_ids, settings.decision.list_phrase_share)
+            and not wants_comparison(question) and not asked_thing(question) and elsewhere
             and coverage(question, papers) < settings.decision.min_table_coverage)

@@ -28,7 +28,9 @@ _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*
 _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
 # One name at the end, after a preposition ("Does it work with Mamba?"): missing when no indexed abstract has it.
 _LONE = re.compile(r"\b(?:with|on|to|against|for|in|using|via|like)\s+([A-Z][A-Za-z0-9.\-]{2,})\s*\?+\s*$")
-_NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither".split())
+_ASKING = frozenset("what which how why who where when whats is are does do did can could would should".split())
+_NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither right "
+                         "correct true".split())
 # An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: missing only when its long
 # form is missing too.
 _ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
@@ -77,7 +79,7 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
         return bool(_ACRONYM.match(name)) and (spelled in text if spelled else bool(names.papers_mentioning(name)))
 
     return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)
-            and not ids & set(names.papers_mentioning(n)) and not names.is_distinctive(n)]
+            and not ids & set(names.papers_mentioning_version(n)) and not names.is_distinctive(n)]
 
 
 def offered(question: str) -> list[str]:
@@ -86,6 +88,8 @@ def offered(question: str) -> list[str]:
     for pattern, least in ((_OFFERED, 2), (_EXAMPLES, 1)):
         if match := pattern.search(question):
             pieces = [p.split() for p in re.split(r"\s*(?:[,/?]|\bor\b|\band\b)\s*", match.group(1)) if p.strip()]
+            if any(p[0].lower() in _ASKING for p in pieces):  # "…, right? what is it?": a question, not an offer
+                continue
             items = [re.sub(r"['’]s$", "", p[0]) for p in pieces if p[0].lower() not in _NOT_OFFERED]
             if least <= len(items) <= 5:
                 return items
@@ -95,7 +99,7 @@ def offered(question: str) -> list[str]:
 def unheard(question: str, names: NameIndex) -> list[str]:
     """The one name a question ends on ("… with Mamba?") when no indexed abstract or title holds it."""
     lone = _LONE.search(question)
-    return [lone.group(1)] if lone and not names.papers_mentioning(lone.group(1)) else []
+    return [lone.group(1)] if lone and not names.papers_mentioning_version(lone.group(1)) else []
 
 
 def none_offered(question: str, texts: list[str]) -> list[str]:

@@ -148,6 +148,26 @@ class TestConversations:
         (answer,) = _chat(engine, "anything here on small LMs as verifiers for test-time scaling?")
         assert not answer.refused and answer.citations[0].paper_id == "tBkLWfmugI"
 
+    def test_asking_whether_there_is_work_on_a_new_subject_is_a_new_search(self, engine) -> None:
+        # "its own tests" is the model's, not the paper just discussed.
+        _, answer = _chat(engine, "Do small LMs make good verifiers under test-time scaling?",
+                          "On the coding side, is there RL work where the model writes its own tests and keeps "
+                          "improving its code over many turns?")
+        assert not answer.refused and answer.citations[0].paper_id == "q56ZI1Co43"
+
+    def test_a_question_after_the_users_own_order_is_read_from_where_the_order_ends(self, engine) -> None:
+        # "the first of those two" is D2F; "speedup" alone, after the preamble, asks how (not a figure to refuse).
+        _, answer = _chat(engine, "Is there a fast generation method for convolutional sequence models?",
+                          "I'm putting it next to D2F and Tactic, in that order. How does the first of those two "
+                          "get its speedup?")
+        assert not answer.refused and [c.paper_id for c in answer.citations] == ["t5uLZSRjhF"]
+
+    def test_a_choice_between_a_pronoun_and_a_named_paper_picks_by_the_evidence(self, engine) -> None:
+        _, _, answer = _chat(engine, "Is there work on generative modelling under physical constraints?",
+                             "is there work on making eigenvalue training data cheaper to generate?",
+                             "Between that one and the physics flow matching paper, which one mentions Jensen's gap?")
+        assert not answer.refused and answer.text.startswith("The abstracts point to **PBFM**")
+
     def test_a_broad_list_lists_the_papers_retrieval_ranked_first(self, engine) -> None:
         (answer,) = _chat(engine, "Which papers are about faster generation?")
         assert {"t5GUEuIsxR", "qIujRzzWnd"} <= {c.paper_id for c in answer.citations}
@@ -190,6 +210,7 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     ("how many stages?", "A two-stage pipeline.", []),  # a number joined to its noun
     ("how long is the horizon?", "Forecasts over an 8-hour horizon.", []),  # a size is not looked for as a count
     ("how large were the matrices?", "It accelerates eigenvalue problems of operators.", ["matrices"]),  # …only its word
+    ("how many papers here do 3D stuff?", "It renders 3D scenes.", []),  # the collection's count, not a paper's
 ])
 def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
                                                                       missing: list[str]) -> None:
@@ -239,6 +260,7 @@ def test_offered_candidates_none_of_the_papers_mention_are_refused_one_there_is_
     assert none_offered("which base LLM, qwen or llama?", ["We fine-tune a small model."]) == ["qwen", "llama"]
     assert none_offered("measured on A100s or H100s?", ["on one A100"]) == []  # a plural of one
     assert none_offered("and on TSP, speed-wise?", ["a 10x speedup on TSP"]) == []
+    assert none_offered("They propose a fine-tuning strategy too, right? what is it?", ["a benchmark"]) == []
 
 
 @pytest.mark.parametrize("question, missing", [

@@ -21,6 +21,7 @@ POSITIVES = [
     ("What topics does the collection cover?", AREAS, None),
     ("Which research areas are represented in the collection?", AREAS, None),
     ("What are the main research areas?", AREAS, None),
+    ("What are the main research areas this collection covers?", AREAS, None),
     ("List the research areas.", AREAS, None),
     ("How are the papers distributed across areas?", AREAS, None),
     ("What fields are covered?", AREAS, None),

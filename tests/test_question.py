@@ -69,6 +69,9 @@ class TestShapes:
         # A version stays in the name; a sentence's full stop is no version.
         assert names_in("Is it qwen2.5-vl, GPT-4.1 or Llama-3.1-8B? Its score on GSM8K.") == [
             "qwen2.5-vl", "GPT-4.1", "Llama-3.1-8B", "GSM8K"]
+        # "Dafny-style", "TRIM-KV-based": the name is what comes before the kind ("Dafny" alone is a plain word)
+        assert names_in("a benchmark for verifiable code, Dafny-style? any TRIM-KV-based or LLM-based methods?") == [
+            "TRIM-KV"]
 
     def test_multilingual_detection(self) -> None:
         assert needs_multilingual("TRIM-KV 是什么？") and not needs_multilingual("What is TRIM-KV?")

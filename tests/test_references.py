@@ -53,6 +53,13 @@ class TestResolve:
         found = ref(question, [LIST])
         assert found.choice and found.paper_ids == ["tactic", "d2f", "trim"]
 
+    @pytest.mark.parametrize("question", ["Of those two, which actually reports competition-math results?",
+                                          "Between that one and the physics flow matching paper, which has code?"])
+    def test_a_choice_named_before_its_which(self, question) -> None:
+        from rag.asks import asks_which
+
+        assert asks_which(question) and not asks_which("Of those, which papers use RL?")
+
     def test_which_papers_is_a_new_list_question_not_a_choice(self) -> None:
         assert not ref("Which papers study watermarking?", [LIST]).choice
 

@@ -72,6 +72,12 @@ class TestRetriever:
         # Matching over text with its spaces removed found "D2F" in "… and 2 f…" of unrelated abstracts.
         assert retriever.names.papers_mentioning(name) == expected
 
+    def test_a_name_with_a_version_is_found_only_when_asked_for_with_versions(self, retriever) -> None:
+        # RGM and TRIM-KV report "AIME24": "AIME" is not that whole word; a refusal must not say no abstract has it.
+        assert retriever.names.papers_mentioning("AIME") == []
+        assert set(retriever.names.papers_mentioning_version("AIME")) == {"tF56uyxdDy", "qCaq3jGb0S"}
+        assert retriever.names.papers_mentioning_version("Mamba") == []
+
     def test_a_rare_term_is_found_in_either_number_and_a_common_one_not_at_all(self, retriever) -> None:
         terms = retriever.names.rare_terms("Which papers touch on the KV cache or large language models?", 0.15)
         assert set(terms) == {"kv cache"}  # most abstracts say "large language models": it picks out nothing

@@ -46,6 +46,14 @@ class NameIndex:
             self._mentions[name] = [pid for pid, text in self.words.items() if any(k in text for k in keys)]
         return self._mentions[name]
 
+    def papers_mentioning_version(self, name: str) -> list[str]:
+        """``papers_mentioning``, else the papers writing a version of the name ("AIME" in "AIME24", "Llama" in
+        "Llama2"): what a refusal checks before saying no abstract has it."""
+        if (found := self.papers_mentioning(name)) or not name.isalpha():
+            return found
+        versioned = re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ")
+        return [pid for pid, text in self.words.items() if versioned.search(text)]
+
     def rare_terms(self, question: str, share: float, whole: Sequence[str] = ()) -> dict[str, set[str]]:
         """The question's terms of two or more words (``topic_phrases``) that at most ``share`` of the papers use,
         singular or plural ("KV caches" finds "KV cache") → those papers; ``whole``: terms taken as they are
