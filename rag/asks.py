@@ -111,6 +111,8 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
     noun = next((w for w in reversed(counted.lower().split()) if w not in ("here", "there")), "")  # "… papers here"
     if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts"):  # (collection's)
         return []
+    if match.group("sized") and noun in ("gains", "gain", "improvements", "speedups", "savings", "reductions"):
+        return []  # "how big were the gains?": a result, stated in figures, not by its word
     if match.group("sized"):  # a size is written in too many ways ("an 8-hour horizon", "256×256"): only its absence
         return [noun] if unstated([noun], texts) else []
     forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} if f)
@@ -132,6 +134,17 @@ _METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perple
                      r"gb|mb|tb|gib|mib|gigabytes?|megabytes?)(?![\w@])", re.IGNORECASE)  # (memory in units)
 _VALUE = re.compile(r"\b(?:what|which|how\s+(?:much|many|high|low|good)|exact|score[sd]?|numbers?|reach\w*|achiev\w*|"
                     r"gets?|reports?)\b", re.IGNORECASE)
+
+
+# "Which base model did they start the RL from?", "Which pretrained VLM is it initialised from?": a model's name.
+_BASE = re.compile(r"\b(?:which|what)\s+(?:(?!the\b|an?\b|its\b|their\b)[\w-]+\s+){0,2}?(?:base|backbone|pre-?trained|"
+                   r"foundation|underlying)\s+(?:[\w-]+\s+)?(?:models?|llms?|lms?|vlms?|mllms?|networks?|checkpoints?)\b",
+                   re.IGNORECASE)
+
+
+def unbased(question: str, texts: list[str]) -> list[str]:
+    """["base model"] when the question asks which model the work starts from and no text names any model."""
+    return ["base model"] if _BASE.search(question) and not any(_MODEL_NAME.search(t) for t in texts) else []
 
 
 def unranked(question: str, titles: list[str], texts: list[str]) -> bool:

@@ -19,6 +19,7 @@ from rag.question import wants_comparison
 from rag.named import counted_papers, named_on_table, recent, subject, user_order
 from rag.types import Paper, Shown
 
+_OVERVIEW = 12  # an answer showing more papers surveyed the collection: "which of them" searches it
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
              "fifth": 4, "5th": 4}
@@ -143,6 +144,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
             pointed = []  # "the biology one, what does it target?"; "contrast DPT with the Bellman one - … each one"
         papers = list(dict.fromkeys([*pointed, *named, *named_in(asked)]))  # and a paper named not on the table
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
+    if (choice or plural) and len(listed) > _OVERVIEW:  # "Which of the papers …" after a survey of the collection
+        return Reference(ReferenceKind.NONE, question=question)
     if (choice or plural) and len(listed) >= 2:
         return Reference(ReferenceKind.PLURAL, list(listed), question, choice)
     if singular or (plural and listed):  # "what does it buy them?" with one paper on the table: its authors

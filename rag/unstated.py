@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
-from rag.asks import asked_thing, uncounted, unmeasured, unranked, unreleased, unset, unstated
+from rag.asks import asked_thing, unbased, uncounted, unmeasured, unranked, unreleased, unset, unstated
 from rag.question import names_in, sub_questions
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     # Each question of a turn asking several ("Which operators did they test on, and how large were the matrices?")
     clauses = sub_questions(turn.question) or [turn.question]
     missing = [w for c in clauses for w in unstated(asked_thing(c), texts) + unset(c, texts)] + unmeasured(
-        turn.question, texts) + unreleased(turn.question, texts) + (
+        turn.question, texts) + unreleased(turn.question, texts) + unbased(turn.question, texts) + (
         absent_names(turn.question, papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"

@@ -211,6 +211,7 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     ("how long is the horizon?", "Forecasts over an 8-hour horizon.", []),  # a size is not looked for as a count
     ("how large were the matrices?", "It accelerates eigenvalue problems of operators.", ["matrices"]),  # …only its word
     ("how many papers here do 3D stuff?", "It renders 3D scenes.", []),  # the collection's count, not a paper's
+    ("how big were the gains?", "It reduces cache misses by up to 35.76%.", []),  # a result, in figures
 ])
 def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
                                                                       missing: list[str]) -> None:
@@ -395,3 +396,18 @@ def test_which_model_did_best_is_unsaid_by_a_benchmark_naming_no_model(engine) -
     assert not unranked("which model scored best?", ["TikZilla"], ["We train TikZilla, small open models."])
     _, best = _chat(engine, "Tell me about VeriEquivBench.", "Which LLM scored best on it?")
     assert best.refused and "VeriEquivBench" in best.text and "did best" in best.text
+
+
+@pytest.mark.parametrize("question, text, missing", [
+    ("Which base code model did they start the RL from?", "ReVeal evolves code on LiveCodeBench.", ["base model"]),
+    ("What base model did they train OR-PRM on top of?", "OR-PRM improves Qwen2.5-7B by 12.5%.", []),  # named
+    ("Which pretrained VLM is the understanding model initialised from?", "Omni-View has three modules.",
+     ["base model"]),
+    ("Which model did best?", "A benchmark.", []),  # not a question for what the work starts from
+    ("any evidence it explores, rather than sharpening what the base model does?", "It improves Pass@k.", []),
+])
+def test_a_base_model_is_stated_only_by_a_models_name(question: str, text: str, missing: list[str]) -> None:
+    from rag.asks import unbased
+
+    assert unbased(question, [text]) == missing
+

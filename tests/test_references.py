@@ -60,6 +60,11 @@ class TestResolve:
 
         assert asks_which(question) and not asks_which("Of those, which papers use RL?")
 
+    def test_which_of_them_after_a_survey_of_the_collection_is_a_new_search(self) -> None:
+        overview = Shown("What are the main research areas?", [f"p{i}" for i in range(36)], [f"p{i}" for i in range(36)])
+        assert ref("Which of the papers are about perception?", [overview]).kind is ReferenceKind.NONE
+        assert ref("Which of them needs less memory?", [LIST]).choice  # a list of three is still chosen among
+
     def test_which_papers_is_a_new_list_question_not_a_choice(self) -> None:
         assert not ref("Which papers study watermarking?", [LIST]).choice
 
