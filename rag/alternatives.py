@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rag.fields import field_query, field_terms
 from rag.question import choice_query
 from rag.tokens import content_words, topic_query
 
@@ -70,13 +71,19 @@ def fused(rankings: list[list[Hit]], depth: int) -> list[Hit]:
 def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth: int,
                 only: set[str] | None) -> list[Hit]:
     """``ranked`` (the whole question's ranking) fused with each alternative's own ranking."""
-    pieces = alternatives(query)
-    if not pieces:
+    pieces, field = alternatives(query), field_query(query)  # (a field asked by name: its words searched too)
+    if not pieces and not field:
         return ranked
-    rankings = [retriever.search(p, depth, only=only) for p in pieces]
+    rankings = [retriever.search(p, depth, only=only) for p in [*pieces, *([field] if field else [])]]
     # Each alternative's first paper carries it as its ``part``: listed whenever it clears the evidence floor
     # (``decide``), though its sentences fit the whole question less than the other alternative's papers do.
     best = {r[0].paper.paper_id: replace(r[0], part=p) for p, r in zip(pieces, rankings) if r}
     # The whole question's first paper stays first: the alternatives add papers, they do not reorder the best fit.
     rest = [h for h in fused([ranked, *rankings], depth) if not ranked or h.paper.paper_id != ranked[0].paper.paper_id]
-    return [best.get(h.paper.paper_id, h) for h in [*ranked[:1], *rest][:depth]]
+    found = [best.get(h.paper.paper_id, h) for h in [*ranked[:1], *rest]][:depth]
+    if field and (terms := field_terms(query, retriever.names)):  # (a small collection's) papers using a field's
+        using = {pid for ids in terms.values() for pid in ids}  # words are candidates, however low they rank
+        shown = {h.paper.paper_id for h in found}
+        extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]
+        found = found[: depth - len(extra)] + extra
+    return found

@@ -5,6 +5,7 @@ Every backend phrases the same decision; none of them can overrule a refusal.
 
 from __future__ import annotations
 
+from rag.fields import FIELD
 from rag.settings import DecisionSettings
 from rag.types import Decision, Evidence, QuestionKind, QuestionShape
 
@@ -22,7 +23,9 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         return Decision(refused=True, unknown_words=list(unknown_words))
     top = max((e.best_score for e in evidence), default=0.0)
     floor = rules.min_evidence_multilingual if shape.multilingual else rules.min_evidence
-    if top < floor and not name_found:
+    # (a list's papers using its rarer term or its field's words are on topic however loosely their sentences fit)
+    termed = shape.kind is QuestionKind.LIST and any(e.terms_found for e in evidence)
+    if top < floor and not name_found and not termed:
         return Decision(refused=True)
     # e5's sentence scores barely tell Chinese questions the corpus lacks from answerable ones; how well the
     # best paper's title and first sentence fit does, for questions far off topic (docs/benchmarks.md).
@@ -46,12 +49,15 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         ranks = 0 if shape.multilingual else rules.list_top_ranks
         # A paper holding a name the question asks about ("Which papers work with TikZ code?", "… report results on
         # ImageNet?") or using a rarer term of it verbatim ("… touch on the KV cache?") is listed whenever its best
-        # sentence is not far off (one short sentence naming the term scores low); the paper retrieved first
-        # for an alternative the question offers ("… watermarking or tracing where …"), whenever it clears the floor.
+        # sentence is not far off (one short sentence naming the term scores low); one using a field's words when the
+        # list asks for the field by name ("… about chemistry?", ``rag.fields``), always; the paper retrieved
+        # first for an alternative the question offers ("… watermarking or tracing where …"), whenever it clears the
+        # floor.
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
             n <= ranks and (e.best_score >= rules.min_list_evidence or not name_found and e.best_score >= max(
                 rules.min_evidence, rules.list_top_relative_cut * top))) or (
             (e.names_found or e.terms_found) and e.best_score >= rules.list_relative_cut * rules.min_sentence) or (
+            any(t.startswith(FIELD) for t in e.terms_found)) or (
             e.hit.part is not None and e.best_score >= rules.min_evidence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself
             chosen = [max(numbered, key=lambda item: item[1].best_score)]

@@ -1,0 +1,65 @@
+"""Broad fields a list question may ask for by name ("Which ones are about chemistry?", "Which other papers apply ML to
+the natural sciences?"): abstracts write a field's objects (molecules, catalysts, proteins, rainfall), seldom its
+name, and MiniLM puts the name far from them, so such lists were refused or missed the field's papers.
+
+A small hand-written thesaurus, not a model: no offline package here maps a field to its words, and the corpus's own
+area labels ("applications to physical sciences (physics, chemistry, biology, etc.)") name fields without their
+words and are missing for most seed papers. Only words a field's abstracts use for its objects are listed, none that
+other fields use loosely ("physical", "simulation", "materials" are left out).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rag.retrieval.names import NameIndex
+
+_WORDS = {
+    "chemistry": "chemistry chemical chemicals molecule molecules molecular catalyst catalysts catalysis catalytic "
+                 "polymer polymers crystal crystals reaction-yield retrosynthesis",
+    "biology": "biology biological biomedical protein proteins gene genes genomic genomics dna rna tissue tissues "
+               "enzyme enzymes single-cell cytometry",
+    "physics": "physics pde pdes fluid fluids turbulence quantum navier-stokes thermodynamics",
+    "earth science": "weather climate precipitation rainfall meteorological atmospheric oceanic seismic",
+    "medicine": "medical clinical patients disease diseases healthcare radiology",
+    "scientific computing": "pde pdes eigenvalue eigenvalues",
+}
+# How a question names each field ("chemistry-related", "natural-science problems", "scientific ML").
+_ASKED = [
+    (re.compile(r"\bchemi(?:stry|cal)", re.I), ("chemistry",)),
+    (re.compile(r"\bbio(?:logy|logical|medical)?\b|\blife\s+sciences?\b", re.I), ("biology",)),
+    (re.compile(r"\bphysics\b", re.I), ("physics",)),
+    (re.compile(r"\b(?:weather|climate|earth\s+sciences?|geoscience)", re.I), ("earth science",)),
+    (re.compile(r"\b(?:medicine|medical|health\s*care|clinical)\b", re.I), ("medicine",)),
+    (re.compile(r"\b(?:natural|physical)[\s-]sciences?\b|\b(?:sciences?|scientific)[\s-](?:applications?|problems?|"
+                r"data|domains?|ml|machine\s+learning|computing|discovery)\b|\b(?:to|in|for)\s+(?:the\s+)?sciences\b",
+                re.I),
+     ("chemistry", "biology", "physics", "earth science", "scientific computing")),
+]
+
+
+def fields_asked(question: str) -> list[str]:
+    """The fields the question names, in thesaurus order."""
+    asked = {field for pattern, fields in _ASKED if pattern.search(question) for field in fields}
+    return [field for field in _WORDS if field in asked]
+
+
+def field_query(question: str) -> str:
+    """The words of the fields the question names, to search with ("" when it names none)."""
+    return " ".join(_WORDS[field] for field in fields_asked(question))
+
+
+def field_terms(question: str, names: NameIndex) -> dict[str, set[str]]:
+    """Each field the question names, as ``FIELD`` + its name → the indexed papers that use any of its words (as whole
+    words): in a small collection such a paper is on topic (listed however its sentences fit). None in a large one
+    (``unknown_word_min_papers``), where hundreds of papers use the words and sentences decide; there the words only
+    add a search (``alternatives.search_each``)."""
+    if len(names.papers) >= names.decision.unknown_word_min_papers > 0:
+        return {}
+    return {FIELD + field: {pid for word in _WORDS[field].split() for pid in names.papers_mentioning(word)}
+            for field in fields_asked(question)}
+
+
+FIELD = "field: "  # marks a field among a list's terms (``Evidence.terms_found``)
