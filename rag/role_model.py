@@ -45,6 +45,12 @@ def _weights() -> dict[str, Any]:
 _LOADED: dict[str, Any] | None = None
 
 
+def reload() -> None:
+    """Read ``WEIGHTS`` again on next use (after ``rag bench roles --fit`` wrote them)."""
+    global _LOADED
+    _LOADED = None
+
+
 def weigh(rule_roles: Sequence[Role]) -> list[Role]:
     """Each sentence's role given the rules' roles of the whole abstract, in order. A sentence that addresses a
     language model keeps that role (never quoted, whatever its neighbours)."""

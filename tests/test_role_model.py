@@ -47,4 +47,5 @@ def test_the_stored_weights_are_refitted_from_the_dev_halves_alone(tmp_path: Pat
     assert refitted["fitted_on"] == stored["fitted_on"] == 548 and refitted["classes"] == stored["classes"]
     assert all(abs(a - b) < 1e-4 for r, s in zip(refitted["coef"], stored["coef"]) for a, b in zip(r, s))
     assert result["test"]["accuracy"] > result["test"]["rules_alone"]
-    monkeypatch.setattr(role_model, "_LOADED", None)
+    monkeypatch.undo()
+    role_model.reload()  # the stored weights again
