@@ -87,6 +87,21 @@ def asked_thing(question: str) -> list[str]:
     return sorted(content_words(thing) & _DETAILS)
 
 
+def unnamed(question: str, thing: list[str], texts: list[str]) -> list[str]:
+    """"Which cloud provider was it?" when the texts write it only as "a global cloud provider": the words of
+    ``thing`` every mention of which is indefinite, with no name (a capital or a digit) before it."""
+    if not re.match(r"^\W*(?:\w+\W+)?(?:which|what)\b", question, re.IGNORECASE):
+        return []
+    found = []
+    for word in thing:
+        before = [m.group(1) for text in texts
+                  for m in re.finditer(rf"\b((?:\S+\s+){{0,3}}){re.escape(word)}s?\b", text, re.IGNORECASE)]
+        if before and all(re.search(r"\b(?:a|an)\s+(?:[a-z-]+\s+){0,2}$", b) and not re.search(r"[A-Z0-9]", b)
+                          for b in before):
+            found.append(word)
+    return found
+
+
 def unstated(thing: list[str], texts: list[str]) -> list[str]:
     """The words of ``thing`` that none of ``texts`` holds in any form (stemmed, hyphen parts too)."""
     held = stems({part for text in texts for w in content_words(text) for part in (w, *w.split("-"))})

@@ -411,3 +411,16 @@ def test_a_base_model_is_stated_only_by_a_models_name(question: str, text: str, 
 
     assert unbased(question, [text]) == missing
 
+
+
+@pytest.mark.parametrize("question, thing, text, missing", [
+    ("and which cloud provider was this at?", "provider", "problems at a global cloud provider: cache", ["provider"]),
+    ("Which GPU did they use?", "gpu", "trained on a single A100 GPU", []),  # named beside it
+    ("Which provider was it?", "provider", "Google, a cloud provider, runs it", []),  # named before it
+    ("How many GPUs?", "gpu", "on a single GPU", []),  # not a question for which one
+])
+def test_a_thing_written_only_as_a_something_does_not_say_which(question: str, thing: str, text: str,
+                                                                missing: list[str]) -> None:
+    from rag.asks import unnamed
+
+    assert unnamed(question, [thing], [text]) == missing
