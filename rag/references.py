@@ -99,7 +99,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
     # "I'll look at VeriEquivBench and AutoExperiment. How many problems does the first one have?": this turn's own.
     every = list(dict.fromkeys(p for s in table for p in s.sources))
-    several, enumerated = last, user_order(question, [*every, *named_in(question)], title_words)
+    own = named_in(question)  # the indexed papers this turn names, on the table or not
+    several, enumerated = last, user_order(question, [*every, *own], title_words)
     # "Take MetaMuse, MoH and OR-PRM in that order. Which problems does the first one …": what a position asks.
     pieces = re.split(r"(?<=[.:])\s+", question, maxsplit=1) if enumerated else []
     positioned = pieces[1] if len(pieces) == 2 else None
@@ -131,7 +132,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = counted_papers(table, count, every, named_in, title_words) if counted else recent(table, 2)
         # "Lyra also builds on video diffusion. How do the two papers …?": the one it names, and the chat's subject
-        if count == 2 and len(new := [p for p in named_in(asked) if p not in last.listed]) == 1 and not asks_choice:
+        if count == 2 and len(new := [p for p in own if p not in last.listed]) == 1 and not asks_choice:
             return Reference(ReferenceKind.PARTIAL_NAME, [subject(table), *new], question)
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words, mentioned)
@@ -142,7 +143,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
             pointed = [pid for pid in last.listed if pid not in named][:1]
         elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or (len(named) >= 2 and not singular):
             pointed = []  # "the biology one, what does it target?"; "contrast DPT with the Bellman one - … each one"
-        papers = list(dict.fromkeys([*pointed, *named, *named_in(asked)]))  # and a paper named not on the table
+        papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if (choice or plural) and len(listed) > _OVERVIEW:  # "Which of the papers …" after a survey of the collection
         return Reference(ReferenceKind.NONE, question=question)

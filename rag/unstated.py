@@ -45,8 +45,8 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     texts = [f"{p.title} {p.search_text}" for p in papers]
     # Each question of a turn asking several ("Which operators did they test on, and how large were the matrices?")
     clauses = sub_questions(turn.question) or [turn.question]
-    missing = [w for c in clauses for w in unstated(asked_thing(c), texts) + unnamed(c, asked_thing(c), texts)
-               + unset(c, texts)] + unmeasured(
+    missing = [w for c, thing in zip(clauses, map(asked_thing, clauses))
+               for w in unstated(thing, texts) + unnamed(c, thing, texts) + unset(c, texts)] + unmeasured(
         turn.question, texts) + unreleased(turn.question, texts) + unbased(turn.question, texts) + (
         absent_names(turn.question, papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
