@@ -81,7 +81,7 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
     # The whole question's first paper stays first: the alternatives add papers, they do not reorder the best fit.
     rest = [h for h in fused([ranked, *rankings], depth) if not ranked or h.paper.paper_id != ranked[0].paper.paper_id]
     found = [best.get(h.paper.paper_id, h) for h in [*ranked[:1], *rest]][:depth]
-    if field and (terms := field_terms(query, retriever.names)):  # (a small collection's) papers using a field's
+    if field and (terms := field_terms(query, retriever)):  # (a small collection's) papers using a field's
         using = {pid for ids in terms.values() for pid in ids}  # words are candidates, however low they rank
         shown = {h.paper.paper_id for h in found}
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]

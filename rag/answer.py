@@ -10,6 +10,7 @@ from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON
                          REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
+from rag.properties import reports
 from rag.roles import Aspect, aspect
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
@@ -80,8 +81,10 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         wanted = Aspect.WHICH  # "Which papers …?", "How is Tactic's approach different?": what each proposes leads
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
                                                                                           Aspect.WHY)
+    measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
-                        method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview)
+                        method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview,
+                        reports=measured)
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

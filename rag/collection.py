@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from rag import prompts
+from rag.properties import property_how, property_mentions
 from rag.question import names_in, wants_comparison
 from rag.tokens import HEDGE
 from rag.topics import (FUNCTION_WORDS, CorpusStats, by_area, keyword_counts, method_sentence, one_blas_thread,
@@ -225,12 +226,11 @@ class _Writer:
         return lines, groups, matched, method
 
     def mentions(self, topic: str, phrase: bool = False) -> tuple[list[int], list[str], str]:
-        """The papers about the topic (with ``phrase``: those using it as one phrase, if there are enough for themes),
-        the sentence saying how many and how they were found, and that in short."""
-        about, phrased, options = self.stats.mentions(topic)
+        """The papers about the topic (``phrase``: those using it as one phrase, if enough for themes), what says so."""
+        about, phrased, options = property_mentions(topic, self.stats.ids, self.retriever) or self.stats.mentions(topic)
         if not about:
             return [], [prompts.COLLECTION_NO_MENTION.format(topic=topic, total=self.stats.size)], "none"
-        how = (" or ".join(f"“{o}”" for o in options) + ", " if len(options) > 1 else "") + (
+        how = property_how(topic) or (" or ".join(f"“{o}”" for o in options) + ", " if len(options) > 1 else "") + (
             prompts.COLLECTION_HOW_WORDS if any(len(words(o)) > 1 for o in options) else prompts.COLLECTION_HOW_WORD)
         line = prompts.COLLECTION_MENTION.format(count=len(about), total=self.stats.size, topic=topic, how=how)
         if 0 < len(phrased) < len(about):

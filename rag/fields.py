@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rag.properties import properties_asked, property_papers, property_query
+
 if TYPE_CHECKING:
-    from rag.retrieval.names import NameIndex
+    from rag.retrieval import HybridRetriever
 
 _WORDS = {
     "chemistry": "chemistry chemical chemicals molecule molecules molecular catalyst catalysts catalysis catalytic "
@@ -47,19 +49,23 @@ def fields_asked(question: str) -> list[str]:
 
 
 def field_query(question: str) -> str:
-    """The words of the fields the question names, to search with ("" when it names none)."""
-    return " ".join(_WORDS[field] for field in fields_asked(question))
+    """The words of the fields the question names (and of a property it asks for, ``rag.properties``), to search with
+    ("" when it names none)."""
+    return " ".join([*(_WORDS[field] for field in fields_asked(question)), property_query(question)]).strip()
 
 
-def field_terms(question: str, names: NameIndex) -> dict[str, set[str]]:
+def field_terms(question: str, retriever: HybridRetriever) -> dict[str, set[str]]:
     """Each field the question names, as ``FIELD`` + its name → the indexed papers that use any of its words (as whole
     words): in a small collection such a paper is on topic (listed however its sentences fit). None in a large one
     (``unknown_word_min_papers``), where hundreds of papers use the words and sentences decide; there the words only
     add a search (``alternatives.search_each``)."""
+    names = retriever.names
     if len(names.papers) >= names.decision.unknown_word_min_papers > 0:
         return {}
-    return {FIELD + field: {pid for word in _WORDS[field].split() for pid in names.papers_mentioning(word)}
-            for field in fields_asked(question)}
+    found = {FIELD + field: {pid for word in _WORDS[field].split() for pid in names.papers_mentioning(word)}
+             for field in fields_asked(question)}
+    claimed = property_papers(question, retriever)  # (and the papers claiming a property it asks for)
+    return found | ({FIELD + " and ".join(properties_asked(question)[0]): claimed} if claimed else {})
 
 
 FIELD = "field: "  # marks a field among a list's terms (``Evidence.terms_found``)

@@ -220,7 +220,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         asks = len(own_topic_words(without_where(" ".join([turn.query, *spelled]))))
         terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
-                 if 2 * len(t.split()) >= asks} | field_terms(turn.query, names)  # (and a field's words: ``fields``)
+                 if 2 * len(t.split()) >= asks} | field_terms(turn.query, retriever)  # (and a field's words: ``fields``)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:

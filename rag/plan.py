@@ -11,6 +11,7 @@ follow in the abstract's own order. Every shown sentence is made to stand on its
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.coref import spell_out
@@ -60,9 +61,11 @@ class PaperPlan:
         return [s.text for q in self.quotes for s in q.sentences]
 
 
-def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Role | None = None) -> float:
+def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Role | None = None,
+        reports: Callable[[str], bool] | None = None) -> float:
     """The sentence's evidence score adjusted by how well its role and words fit the question's aspect (``name``:
-    the paper's method name, see ``roles.role``; ``its_role``: the sentence's role, if known)."""
+    the paper's method name, see ``roles.role``; ``its_role``: the sentence's role, if known; ``reports``: whether a
+    sentence reports the measured property asked for, ``properties.reports``)."""
     its_role = role_of(sentence, name) if its_role is None else its_role
     score = sentence.score
     roles = WANTED[wanted]
@@ -78,11 +81,14 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY, Aspect.PROBLEM) else CUE_BONUS
     if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER:
         score -= BACKGROUND_PENALTY
+    if reports is not None and reports(sentence.text):
+        score += STRONG_CUE_BONUS
     return score
 
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
-               method_too: bool = False, result_too: bool = False) -> PaperPlan:
+               method_too: bool = False, result_too: bool = False,
+               reports: Callable[[str], bool] | None = None) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -90,7 +96,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     (``result_too``) its first result with a figure (a "why" question: its first finding)."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
-    fits = {s.position: fit(s, wanted, name, roles[s.position]) for s in evidence.sentences}
+    fits = {s.position: fit(s, wanted, name, roles[s.position], reports) for s in evidence.sentences}
     ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
     if not ranked:
         return PaperPlan(n, evidence, [])

@@ -9,7 +9,6 @@ import re
 import weakref
 from collections import Counter
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ import numpy as np
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from rag.clean import search_text
+from rag.kmeans import kmeans, one_blas_thread, principal
 from rag.tokens import QUESTION_WORDS, stemmer
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
     from rag.retrieval.rankers import SentenceIndex
 
-SEED = 0  # k-means++ start: the same clusters every run
 PCA_DIMENSIONS = 48  # k-means runs on this many principal components of the paper vectors (~1/8 of the cost)
 TITLE_WEIGHT = 2.0  # a label word in a title counts this much more than one in the abstract only
 # Function words (NLTK's, as bm25s ships them): not at either end of a topic; with the question scaffolding, no topic.
@@ -137,7 +136,7 @@ class CorpusStats:
 
 def alternatives(topic: str) -> list[str]:
     """The "or" alternatives as written ("one-step or few-step diffusion" → "one-step", "few-step diffusion"); two fields
-    joined by "and", each of two words or more ("combinatorial optimization and operations research")."""
+    of 2+ words joined by "and" ("combinatorial optimization and operations research")."""
     if slash := re.search(r"(\S+)/(\S+)", topic):  # "generation/inference faster": one word each, the rest shared
         return [a for w in slash.groups() for a in alternatives(topic[:slash.start()] + w + topic[slash.end():])]
     parts = [re.split(r"\s+and\s+", " ".join(p.split())) for p in re.split(r"\s+or\s+|\s*/\s*", topic) if p.split()]
@@ -154,52 +153,6 @@ def stem_words(written: list[str]) -> list[str]:
     new = sorted({w for w in written if w not in _STEMS})
     _STEMS.update(zip(new, stemmer().stemWords(new)))
     return [_STEMS[w] for w in written]
-
-
-def kmeans(x: np.ndarray, k: int, *, seed: int = SEED, starts: int = 3, rounds: int = 40) -> np.ndarray:
-    """Cluster labels of the rows of ``x``: Lloyd's k-means from seeded k-means++ starts (Arthur & Vassilvitskii 2007),
-    the least inertia kept; a start ends when at most one row in 1,000 moves (more rounds gain ~0.5% on 4,300)."""
-    n, rng = len(x), np.random.default_rng(seed)
-    k = max(1, min(k, n))
-    norms = (x * x).sum(1)
-    best, best_inertia = np.zeros(n, dtype=int), math.inf
-    for _ in range(starts):
-        picks = [int(rng.integers(n))]
-        gap = np.maximum(norms - 2 * x @ x[picks[0]] + norms[picks[0]], 0)
-        for _ in range(1, k):
-            total = gap.sum()
-            picks.append(int(rng.choice(n, p=gap / total)) if total > 0 else int(rng.integers(n)))
-            gap = np.minimum(gap, np.maximum(norms - 2 * x @ x[picks[-1]] + norms[picks[-1]], 0))
-        centre, labels = x[picks], np.full(n, -1)
-        for _ in range(rounds):
-            distance = norms[:, None] - 2 * x @ centre.T + (centre * centre).sum(1)[None, :]
-            new = distance.argmin(1)
-            changed, labels = int((new != labels).sum()), new
-            if changed <= n // 1000:
-                break
-            counts = np.bincount(labels, minlength=k)
-            sums = (labels[None, :] == np.arange(k)[:, None]).astype(x.dtype) @ x
-            centre = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], centre)
-        inertia = float(np.maximum(distance[np.arange(n), labels], 0).sum())
-        if inertia < best_inertia - 1e-9:
-            best, best_inertia = labels, inertia
-    return best
-
-
-def principal(x: np.ndarray, dimensions: int) -> np.ndarray:
-    """The rows of ``x`` centred and projected on their top principal axes (when that makes them smaller)."""
-    if min(x.shape) <= dimensions:
-        return x
-    centred = x - x.mean(0)
-    return centred @ np.linalg.eigh(centred.T @ centred)[1][:, -dimensions:]  # eigh: the top axes come last
-
-
-def one_blas_thread() -> AbstractContextManager[object]:
-    """Small matrix products on one BLAS thread: on a busy two-core machine OpenBLAS's spinning threads made a k-means
-    over 4,300 papers take 15-25 s, not 0.4 s (``threadpoolctl`` comes with scikit-learn)."""
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(1, user_api="blas")
 
 
 def by_area(papers: Sequence[Paper], members: Sequence[int]) -> tuple[list[tuple[str, list[int]]], list[int]]:

@@ -40,9 +40,10 @@ def test_a_large_collection_marks_no_field_papers() -> None:
 
     from rag.fields import FIELD, field_terms
 
-    def names(size: int) -> SimpleNamespace:
-        return SimpleNamespace(papers=dict.fromkeys(range(size)), decision=SimpleNamespace(unknown_word_min_papers=1000),
-                               papers_mentioning=lambda word: ["mclm"] if word == "molecules" else [])
+    def names(size: int) -> SimpleNamespace:  # a retriever, as far as ``field_terms`` reads it
+        return SimpleNamespace(names=SimpleNamespace(
+            papers=dict.fromkeys(range(size)), decision=SimpleNamespace(unknown_word_min_papers=1000),
+            papers_mentioning=lambda word: ["mclm"] if word == "molecules" else []))
 
     assert field_terms("Which papers are about chemistry?", names(36)) == {FIELD + "chemistry": {"mclm"}}
     assert field_terms("Which papers are about chemistry?", names(4302)) == {}  # hundreds would use the words

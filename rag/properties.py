@@ -1,0 +1,136 @@
+"""Properties a question asks papers to have, by a comparative or a verb ("faster", "speeding up", "cheaper",
+"smaller"): abstracts write a speedup ("3.72× speedup"), acceleration, latency, memory, cost, pruning or compression. Beside the question's other topic
+words ("making *generation* faster") they find the papers it asks for, which its words as written miss ("making
+generation faster": no abstract says "making", few say "faster"; MiniLM ranks such a loose topic poorly).
+
+Hand-written word lists, like ``rag.fields`` (no offline package maps "faster" to "speedup"). A paper has the property
+when it claims it, not when it mentions it in passing ("competitive inference speed"): its title uses one of the
+words, or a sentence using one also holds a ratio ("3.5×", "30 times", "75 percent"), or two of its sentences use
+them. It must also use the question's other topic words, all those of one "or" alternative ("generation or inference").
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rag.retrieval import HybridRetriever
+
+# Asked for (question) → written (abstracts). Speed also reads memory: "making inference faster" is asked of KV-cache
+# eviction and pruning papers too, which claim less memory.
+_PROPERTIES = {
+    "speed": (r"\b(?:fast(?:er|est)?|quick(?:er|est|ly)?|speed(?:s|ing|ed)?(?:[\s-]*up)?|speedups?|accelerat(?:e|es|ed|"
+              r"ing|ion)|latency|throughput)\b",
+              r"\b(?:fast(?:er|est)?|quick(?:er|ly)?|speed(?:s|ed|ing)?|speed-?ups?|accelerat\w*|latency|throughput|"
+              r"memory)\b"),
+    "cost": (r"\b(?:cheap(?:er|est|ly)?|cost(?:s|ly)?|expensive)\b",
+             r"\b(?:cheap(?:er|est)?|cost(?:s|ly)?|expensive|overhead|memory|footprint)\b"),
+    "size": (r"\b(?:small(?:er|est)|shrink\w*|compress(?:ed|ing)?|light(?:er|weight))\b",
+             r"\b(?:small(?:er|est)|compress\w*|prun\w*|quantiz\w*|sparsif\w*|compact|lightweight|footprint)\b"),
+}
+_ASKED = {name: re.compile(asked, re.I) for name, (asked, _) in _PROPERTIES.items()}
+_WRITTEN = {name: re.compile(written, re.I) for name, (_, written) in _PROPERTIES.items()}
+_SAID = {"speed": ("faster", "speedup", "accelerate", "latency", "memory"), "cost": ("cheaper", "cost", "memory"),
+         "size": ("smaller", "compress", "prune", "quantize")}
+_RATIO = re.compile(r"\d[\d.,]*\s*(?:×|x\b|times\b|%|percent\b|-?fold\b)", re.I)
+_HEDGES = frozenset("roughly approximately overall broadly generally mostly mainly".split())
+_CACHE: weakref.WeakKeyDictionary[HybridRetriever, dict] = weakref.WeakKeyDictionary()
+
+
+def properties_asked(text: str) -> tuple[list[str], list[list[str]]]:
+    """The properties the text asks for and the other topic words of each of its "or" alternatives ("making
+    generation/inference faster" → ["speed"], [["generation"], ["inference"]]): no words of reference, place ("in the
+    collection") or generic verbs ("making"); an alternative with none left ("… faster or cheaper") adds none."""
+    from rag.topics import alternatives
+
+    asked = [name for name, pattern in _ASKED.items() if pattern.search(text)]
+    if not asked:
+        return [], []
+    others = [words for option in alternatives(text) if (words := _other_words(option))]
+    return asked, [list(o) for o in dict.fromkeys(map(tuple, others))]
+
+
+def _other_words(text: str) -> list[str]:
+    from rag.references import own_topic_words
+    from rag.tokens import stems, without_where
+    from rag.topics import GENERIC, STOPWORDS
+
+    rest = without_where(text)
+    for pattern in _ASKED.values():
+        rest = pattern.sub(" ", rest)
+    return sorted(w for w in own_topic_words(rest) if w not in STOPWORDS and w not in _HEDGES
+                  and not stems({w}) & GENERIC)
+
+
+def property_papers(text: str, retriever: HybridRetriever) -> set[str] | None:
+    """The ids of the papers claiming a property the text asks for, using every other topic word of one of its "or"
+    alternatives (module docstring); None when it asks for no property."""
+    from rag.tokens import stems
+
+    asked, others = properties_asked(text)
+    if not asked:
+        return None
+    cache = _CACHE.setdefault(retriever, {})
+    key = (tuple(asked), tuple(map(tuple, others)))
+    if key not in cache:
+        written = [_WRITTEN[name] for name in asked]
+        options = [[re.compile(rf"\b{re.escape(stem)}\w*", re.I) for stem in stems(set(o))] for o in others]
+        using: dict[str, int] = {}
+        index = retriever.sentences
+        for row, sentence in enumerate(index.texts):
+            if any(p.search(sentence) for p in written):
+                pid = index.paper_ids[row]
+                using[pid] = using.get(pid, 0) + (2 if _RATIO.search(sentence) else 1)
+        found = set()
+        for pid, paper in retriever.papers.items():
+            whole = f"{paper.display_title} {paper.search_text}"
+            if (using.get(pid, 0) >= 2 or any(p.search(paper.display_title) for p in written)) and (
+                    not options or any(all(u.search(whole) for u in option) for option in options)):
+                found.add(pid)
+        cache[key] = found
+    return cache[key]
+
+
+def property_how(text: str) -> str | None:
+    """How ``property_papers`` found them, for a count's answer; None when the text asks for no property."""
+    asked, others = properties_asked(text)
+    if not asked:
+        return None
+    said = " or ".join(dict.fromkeys(f"“{w}”" for name in asked for w in _SAID[name]))
+    beside = " or ".join(" and ".join(f"“{w}”" for w in option) for option in others)
+    return f"a claim using a word such as {said}" + (f", with {beside}" if beside else "") + ", in any word form"
+
+
+def property_query(text: str) -> str:
+    """The property's words beside the other topic words, to search with ("" when it asks for none)."""
+    asked, others = properties_asked(text)
+    return " ".join([*(w for name in asked for w in _SAID[name]), *(w for o in others for w in o)]) if asked else ""
+
+
+def property_mentions(topic: str, ids: list[str], retriever: HybridRetriever
+                      ) -> tuple[list[int], list[int], list[str]] | None:
+    """``CorpusStats.mentions`` for a topic asking for a property: the positions in ``ids`` of the papers claiming it."""
+    found = property_papers(topic, retriever)
+    return None if found is None else ([i for i, pid in enumerate(ids) if pid in found], [], [topic])
+
+
+# "How big is their model?", "How many parameters?": the sentence giving the size ("with only 3B parameters").
+_SIZE_ASKED = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\s+(?:the|their|its|this|that|each)\s+"
+                         r"(?:[\w-]+\s+)?models?\b|\b(?:model|parameter)\s+(?:size|count)s?\b|\bhow\s+many\s+"
+                         r"(?:parameters|params)\b|\bnumber\s+of\s+parameters\b", re.I)
+_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*[BMK]\b|\b\d+(?:\.\d+)?\s*(?:billion|million)\b|\bparameters\b")
+
+
+def reports(question: str, result: bool) -> Callable[[str], bool] | None:
+    """What tells a sentence reporting the measured property the question asks for, if it asks for one: the model's
+    size, or (``result``: it asks how much, not how) a speedup, memory or cost saving with a figure ("the acceleration
+    can be more than 50×" answers "speedup numbers?" though it never says "speedup")."""
+    asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
+    if _SIZE_ASKED.search(question):
+        return lambda sentence: bool(_SIZE.search(sentence))
+    if asked:
+        return lambda sentence: bool(_RATIO.search(sentence)) and any(_WRITTEN[n].search(sentence) for n in asked)
+    return None

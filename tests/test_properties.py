@@ -1,0 +1,46 @@
+"""Properties a question asks papers to have ("faster", "cheaper", "smaller"; ``rag.properties``): which it asks for,
+the papers claiming them on the seeds, and the sentence reporting a measured property leading an answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.properties import properties_asked, property_how, reports
+
+
+@pytest.mark.parametrize("text, asked, others", [
+    ("making generation/inference faster", ["speed"], [["generation"], ["inference"]]),
+    ("Which papers in this collection are about speeding up generation or inference?", ["speed"],
+     [["generation"], ["inference"]]),
+    ("making LLM inference faster", ["speed"], [["inference", "llm"]]),
+    ("Roughly how many papers are about making inference faster or cheaper?", ["speed", "cost"], [["inference"]]),
+    ("Which papers make language models smaller?", ["size"], [["language"]]),
+    ("Which papers are about diffusion models?", [], []),  # no property: counted by its words as written
+])
+def test_the_properties_a_question_asks_for_and_its_other_words(text, asked, others) -> None:
+    assert properties_asked(text) == (asked, others)
+    assert (property_how(text) is None) is not asked
+
+
+def test_a_measured_property_asked_for_tells_the_sentence_reporting_it() -> None:
+    size = reports("how big is their model?", result=True)
+    assert size is not None and size("mCLM, with only 3B parameters, also achieves …") and not size("It is big.")
+    speed = reports("speedup numbers? vs AR LLMs", result=True)
+    assert speed is not None and speed("the acceleration can be more than 50× while keeping quality")
+    assert not speed("PBFM achieves competitive inference speed")  # no figure: speed named in passing
+    assert reports("How does D2F make dLLMs faster?", result=False) is None  # asks how, not how much
+    assert reports("how big were the gains?", result=True) is None  # no model size, no property
+
+
+def test_a_list_asking_for_a_property_lists_the_papers_claiming_it(engine) -> None:
+    answer = engine.ask("Which papers in this collection are about speeding up generation or inference?",
+                        backend="extractive")
+    cited = {c.paper_id for c in answer.citations}
+    # D2F, ARPG, GtR, FutureFill and Tactic claim a speedup; FutureFill and GtR were missed (their sentences fit the
+    # loose topic less than the list's cut)
+    assert {"t5uLZSRjhF", "rJdGst0W8s", "qIujRzzWnd", "t5GUEuIsxR", "tJod11fK1A"} <= cited
+
+
+def test_a_size_question_leads_with_the_sentence_giving_the_size(engine) -> None:
+    answer = engine.ask("How big is the mCLM model?", backend="extractive")
+    assert "3B parameters" in answer.text.split("[1]")[0]  # led with a result on medicines, the size fourth
