@@ -18,7 +18,7 @@ from rag.tokens import content_words, topic_query
 
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
-    from rag.types import Hit
+    from rag.types import Evidence, Hit
 
 _OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than|not)\b)", re.IGNORECASE)
 # What asks for papers rather than saying which: "Different topic: ", "what's (in) here on", "which ones are about".
@@ -87,3 +87,24 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]
         found = found[: depth - len(extra)] + extra
     return found
+
+
+def each_alternative(query: str, evidence: list[Evidence], retriever: HybridRetriever, weight: float,
+                     word_parts: bool) -> list[Evidence]:
+    """A list's evidence with each sentence scored by the alternative it fits best, when the question offers
+    alternatives: "… use Best-of-N or some other test-time selection among candidates?" lists the paper whose one
+    sentence on Best-of-N fits the whole question loosely (a sentence with none of an alternative's own words is not
+    scored by it)."""
+    from rag.evidence import best_of, evidence_for
+
+    from rag.tokens import stems
+
+    pieces = alternatives(query)
+    if not pieces or not evidence:
+        return evidence
+    hits, parts = [e.hit for e in evidence], []
+    for piece in pieces:  # a sentence counts for an alternative when it has a word of that alternative's own
+        own = stems(content_words(piece)) - stems({w for p in pieces if p != piece for w in content_words(p)})
+        parts.append([replace(e, sentences=[s for s in e.sentences if own & stems(content_words(s.text))])
+                      for e in evidence_for(piece, hits, retriever, weight, word_parts)])
+    return best_of(evidence, parts)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rag.alternatives import search_each
+from rag.alternatives import each_alternative, search_each
 from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.named import others_than
 from rag.references import own_topic_words, points_back
@@ -19,7 +19,7 @@ from rag.question import (analyse, choice_query, comparison_parts, names_in, rat
                           wants_comparison)
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
-from rag.spelling import apply_corrections
+from rag.spelling import apply_corrections, frame_typos
 from rag.subject import TITLED, about_elsewhere, titled_elsewhere
 from rag.types import Hit, QuestionKind, Turn
 
@@ -44,16 +44,16 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
     ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
-    from rag.references import (Reference, ReferenceKind, implicit, last_answered, resolve,
-                                without_switch)
+    from rag.references import Reference, ReferenceKind, implicit, last_answered, resolve, without_switch
 
     turn.question = turn.question.strip()
     if not turn.question:
         raise RagError("the question is empty; ask something about the indexed papers")
     names, rules = retriever.names, settings.decision
-    reference = (implicit(resolve(turn.question, turn.table, names.title_words, names.named_papers,
+    asked = frame_typos(turn.question)  # ("How is it diffrent from MoH?" compares, whatever the index holds)
+    reference = (implicit(resolve(asked, turn.table, names.title_words, names.named_papers,
                                   names.mentioned_words), turn.table, retriever.papers)
-                 if turn.table else Reference(ReferenceKind.NONE, question=without_switch(turn.question)))
+                 if turn.table else Reference(ReferenceKind.NONE, question=without_switch(asked)))
     # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
     # table: a new subject, whatever its pronouns.
     if turn.table and titled_elsewhere(turn.question, [p for pid in reference.paper_ids
@@ -210,13 +210,13 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     asked = TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
     if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
         query, vector = asked, retriever.encoder.embed_query(asked)
-    # A turn about papers on the table is not refused for a weak match, so it may read "calibration-free" as
-    # "calibration" to find its sentence; elsewhere the evidence floor was calibrated on words as written.
+    # A turn about papers on the table (not refused for a weak match) may read "calibration-free" as "calibration".
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
     # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
     # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").
-    if turn.shape.kind is QuestionKind.LIST:
+    if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
+        turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table))
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         asks = len(own_topic_words(without_where(" ".join([turn.query, *spelled]))))
         terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()

@@ -33,6 +33,10 @@ _LIST = re.compile(
     r"(?:on|about|in|of|regarding|using|that|with)\b"
     r"|\bany\s+other\s+(?:paper|work|study|abstract)\b|\bthe\s+only\s+(?:paper|work|one|study)\s+(?:on|about|that|"
     r"to|doing|using|with)\b"
+    # "Besides weather, what other science applications show up in the collection?": the papers of those applications
+    rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:other\s+)?(?:[\w-]+\s+){{0,2}}(?:applications|domains|problems|"
+    r"tasks)\s+(?:show\s+up|turn\s+up|come\s+up|appear|are\s+(?:covered|represented|there|tackled|addressed))\s+"
+    r"(?:here|in\s+(?:the|this)\s+(?:collection|set|index|corpus))\b"
     # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it
     r"|(?:^|[.!:]\s)\s*what(?:'s|’s|\s+is|\s+do\s+you\s+have)\s+(?:in\s+)?(?:here|there|in\s+(?:the|this)\s+"
     r"(?:collection|set|index))\s+(?:on|about|regarding|for|dealing\s+with)\b"

@@ -70,3 +70,26 @@ def apply_corrections(text: str, corrections: dict[str, str]) -> str:
     for typo, word in corrections.items():
         text = re.sub(rf"(?<![\w-]){re.escape(typo)}(?![\w-])", word, text, flags=re.IGNORECASE)
     return text
+
+
+# The words that make a question a comparison, a choice or a list: a typo of one changes what kind of question it is,
+# whatever the index holds ("How is its approach diffrent from MoH?" was answered about one paper).
+_FRAME_WORDS = ("compare", "compared", "comparing", "comparison", "differ", "differs", "different", "difference",
+                "differences", "differently", "contrast", "versus", "which", "papers", "between")
+
+
+def frame_typos(text: str) -> str:
+    """``text`` with each misspelt frame word ("diffrent", "comapre") read as the one frame word it is one edit
+    from (a swap of two letters is one edit); a dictionary word, a word under 5 letters or a near tie is kept."""
+    from symspellpy.editdistance import DistanceAlgorithm, EditDistance
+
+    distance = EditDistance(DistanceAlgorithm.DAMERAU_OSA)
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0).lower()
+        if len(word) < 5 or word in english_words():
+            return match.group(0)
+        near = [f for f in _FRAME_WORDS if 0 <= distance.compare(word, f, 1) <= 1]
+        return near[0] if len(near) == 1 else match.group(0)
+
+    return re.sub(r"[A-Za-z]+", fix, text)

@@ -1,5 +1,6 @@
 """Properties a question asks papers to have ("faster", "cheaper", "smaller"; ``rag.properties``): which it asks for,
-the papers claiming them on the seeds, and the sentence reporting a measured property leading an answer."""
+the papers claiming them on the seeds, and the sentence reporting a measured property leading an answer; lists
+offering alternatives ("Best-of-N or some other …"), each sentence scored by the alternative it fits."""
 
 from __future__ import annotations
 
@@ -44,3 +45,12 @@ def test_a_list_asking_for_a_property_lists_the_papers_claiming_it(engine) -> No
 def test_a_size_question_leads_with_the_sentence_giving_the_size(engine) -> None:
     answer = engine.ask("How big is the mCLM model?", backend="extractive")
     assert "3B parameters" in answer.text.split("[1]")[0]  # led with a result on medicines, the size fourth
+
+
+def test_a_list_offering_alternatives_lists_a_paper_fitting_one_of_them(engine) -> None:
+    answer = engine.ask("Which papers in the collection use Best-of-N or some other test-time selection among "
+                        "candidates?", backend="extractive")
+    # OR-PRM's one sentence on Best-of-N fits the whole question loosely; it fits "Best-of-N" well
+    assert {"tCv1D3M7Lb", "tFEAzYdz92"} <= {c.paper_id for c in answer.citations}
+    shapes = engine.ask("Which papers are about 3D or 4D generation from video?", backend="extractive")
+    assert "qCaq3jGb0S" not in {c.paper_id for c in shapes.citations}  # TRIM-KV: neither 3D, 4D nor video

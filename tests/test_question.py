@@ -18,9 +18,15 @@ class TestShapes:
         "Are there any papers on KV cache eviction?",
         "有哪些论文研究视频水印？",
         "I work on image autoregressive models. Which papers here involve them?",  # the list asked second
+        "besides weather, what other science applications show up in the collection",
+        "Which other natural-science applications show up in the collection?",
     ])
     def test_list_questions(self, question: str) -> None:
         assert analyse(question).kind == "list"
+
+    @pytest.mark.parametrize("question", ["What tasks are covered by the benchmark?", "What problems does it solve?"])
+    def test_what_one_paper_covers_is_no_list(self, question: str) -> None:
+        assert analyse(question).kind != "list"
 
     @pytest.mark.parametrize("question, parts", [
         ("Compare Lyra and ShapeGen4D: what does each generate?", ["Compare Lyra", "ShapeGen4D"]),

@@ -7,7 +7,7 @@ import pytest
 from rag.evaluation.bench_typos import misspell
 from rag.settings import Settings
 from rag.settings import DecisionSettings
-from rag.spelling import Speller, apply_corrections, english_words
+from rag.spelling import Speller, apply_corrections, english_words, frame_typos
 
 CORPUS = ["robust watermarking of generated video", "watermarking images against removal attacks",
           "a watermarking scheme for diffusion models", "the house of quantization", "house prices",
@@ -109,3 +109,14 @@ class TestEngine:
         print_streamed(engine.stream(self.QUESTION))
         assert "No indexed abstract contains “autoregresive”, so I searched for “autoregressive” instead." \
             in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("written, read", [
+    ("How is its approach diffrent from the MoH framework?", "How is its approach different from the MoH framework?"),
+    ("comapre TRIM-KV and Tactic", "compare TRIM-KV and Tactic"),
+    ("Whcih one needs less memory?", "which one needs less memory?"),
+    ("What is MetaMuse?", "What is MetaMuse?"),  # a name, not one edit from a frame word
+    ("How does it differ?", "How does it differ?"),
+])
+def test_a_misspelt_frame_word_is_read_as_the_frame_word(written: str, read: str) -> None:
+    assert frame_typos(written) == read
