@@ -20,7 +20,8 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on
                     r"|had|of)\b|\s*[?.!]*\s*$)"
                     # "how large were the matrices?": a size, given as a number where the thing is named
                     r"|how\s+(?:large|big|long|deep|wide|heavy|tall)\s+(?:is|are|was|were)\s+"
-                    r"(?:the\s+|their\s+|its\s+)?(?P<sized>(?:[\w-]+\s+)?[\w-]+)\s*[?.!]*\s*$"
+                    r"(?:the\s+|their\s+|its\s+)?(?P<sized>(?:[\w-]+\s+)?[\w-]+)(?:\s+(?:they|it|the\s+authors)\s+[a-z]+)?"
+                    r"\s*[?.!]*\s*$"
                     # "What is the licence of …", "What's the training cost for …", "Who are the authors …"
                     r"|what(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?(?P<of>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                     r"(?:of|for|behind|used)\b|who\s+(?:are|were|is|was)\s+(?:the\s+)?(?P<who>[\w-]+)"

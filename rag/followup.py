@@ -35,6 +35,9 @@ MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of i
 _FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|will|would|shall|should|may|might|must|"
                      r"has|have|had)\b|['’](?:s|re|ve|ll|d|m)\b|n['’]t\b", re.IGNORECASE)
 
+# "how big were the gains?": a thing named by "the" alone, nothing said of which, is the last answer's.
+_THE_THING = re.compile(r"\bthe\s+[a-z]+\W*$", re.IGNORECASE)
+
 
 def refers_back(question: str) -> bool:
     """A pronoun or "the method"-style reference, or too little of its own: neither a name nor topic words."""
@@ -58,8 +61,9 @@ def _searches_papers(question: str) -> bool:
 def leans_back(turn: Turn) -> bool:
     """A fragment that found nothing on its own, right after an answer, asks about that answer's papers ("how far
     ahead, and for which region?" after RainPro-8): refused for weak evidence alone (no missing name or word, no
-    detail the papers lack), no reference, no name and no verb of its own, one paper's question of a few topic
-    words. A whole question that finds nothing ("What is the capital of France?") stays refused."""
+    detail the papers lack), no reference, no name and no verb of its own (or one ending on a bare "the gains"), one
+    paper's question of a few topic words. A whole question that finds nothing ("What is the capital of France?")
+    stays refused."""
     from rag.references import last_answered, own_topic_words
     from rag.types import QuestionKind
 
@@ -67,7 +71,7 @@ def leans_back(turn: Turn) -> bool:
     return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
             and turn.reference == "none" and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.names
             and last_answered(turn.table) is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS
-            and not _FINITE.search(turn.question))
+            and (not _FINITE.search(turn.question) or bool(_THE_THING.search(turn.question))))
 
 
 def standalone_query(question: str, history: list[str]) -> str:

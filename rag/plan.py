@@ -132,9 +132,17 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
         rest.append(after)
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in _enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
-    result = next((s for s in in_order if found(s)), None) if result_too else None
+    result = None
+    if result_too:  # (an abstract with no figure: its first result, "reduces … from quadratic to quasilinear")
+        result = next((s for s in in_order if found(s)), None) or next(
+            (s for s in in_order if wanted is not Aspect.WHY and roles[s.position] is Role.RESULT), None)
     if result is not None and result is not lead and result not in rest:
         rest.append(result)
+    # A sentence between two shown ones, of the role of both, is shown too: "… via a lightweight retention gate. [Each
+    # gate predicts a scalar retention score …] Tokens with low scores are evicted …" reads as one account.
+    at = {s.position for s in [lead, *rest]}
+    rest += [s for s in in_order if count and s.position not in at and {s.position - 1, s.position + 1} <= at
+             and roles[s.position - 1] == roles[s.position] == roles[s.position + 1]]
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
     return PaperPlan(n, evidence, _quotes(shown, evidence.sentences, evidence.hit.paper.acronyms))
 

@@ -191,7 +191,8 @@ _ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where
 GENERIC_WORDS = frozenset("many much model models dataset datasets data method methods result results benchmark "
                      "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
                      "metric metrics performance code trained training train test tested main key limitation "
-                     "limitations contribution contributions idea ideas work kind kinds type types sort sorts".split())
+                     "limitations contribution contributions idea ideas work kind kinds type types sort sorts "
+                     "big gain gains improvement improvements".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
                                 "reported reach reaches achieve achieves headline".split())

@@ -19,6 +19,7 @@ from rag.clean import search_text
 # Question scaffolding and corpus-wide filler: present in most questions, saying nothing about the topic.
 QUESTION_WORDS = frozenset(
     "a an and are as at be by can could did do does for from has have how i in is it its me of on or "
+    "were been being had would should "
     "our that the their them there these they this to was we what when where which who whom whose why "
     "will with you your about any all also between both compare compared describe explain find show "
     "tell than into using used use paper papers work works study studies propose proposed proposes "

@@ -89,6 +89,20 @@ def _chat(engine, *questions: str):
 
 
 class TestConversations:
+    def test_a_bare_the_thing_after_an_answer_asks_about_its_paper(self, engine) -> None:
+        _, gains = _chat(engine, "MetaMuse: which problems did they evaluate it on?", "how big were the gains?")
+        assert not gains.refused and "35.76%" in gains.text  # was refused: "the gains" named nothing it could find
+
+    def test_an_overview_gives_the_first_result_though_it_has_no_figure(self, engine) -> None:
+        (overview,) = _chat(engine, "fast generation from convolutional sequence models?")
+        assert "quasilinear" in overview.text  # FutureFill's one result sentence of substance, with no number
+
+    def test_a_mechanism_is_told_with_the_sentence_between_the_two_best(self, engine) -> None:
+        (how,) = _chat(engine, "how does TRIM-KV decide which tokens get thrown out of the kv cache")
+        # "… via a lightweight retention gate. Each gate predicts a scalar retention score …. Tokens with low scores
+        # are evicted …": the middle sentence, a method sentence like its neighbours, was left out
+        assert "retention score" in how.text and how.text.index("retention gate") < how.text.index("low scores")
+
     def test_a_thing_the_papers_on_the_table_never_mention_is_refused_saying_so(self, engine) -> None:
         _, models, gpu = _chat(engine, "How does RCPU compensate pruning errors?", "Which models did they prune?",
                                "And which GPU did they run it on?")
@@ -212,6 +226,7 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     ("how large were the matrices?", "It accelerates eigenvalue problems of operators.", ["matrices"]),  # …only its word
     ("how many papers here do 3D stuff?", "It renders 3D scenes.", []),  # the collection's count, not a paper's
     ("how big were the gains?", "It reduces cache misses by up to 35.76%.", []),  # a result, in figures
+    ("How big is the building-block vocabulary they use?", "Molecules as building blocks.", ["vocabulary"]),
 ])
 def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
                                                                       missing: list[str]) -> None:
