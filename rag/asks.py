@@ -125,7 +125,8 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
     if not counted:
         return []
     noun = next((w for w in reversed(counted.lower().split()) if w not in ("here", "there")), "")  # "… papers here"
-    if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts"):  # (collection's)
+    if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts", "those", "these",
+                                                     "them", "ones"):  # (the collection's, or of papers shown)
         return []
     if match.group("sized") and noun in ("gains", "gain", "improvements", "speedups", "savings", "reductions"):
         return []  # "how big were the gains?": a result, stated in figures, not by its word
@@ -139,7 +140,8 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
 
 # "Which model scored best on it?": a benchmark's abstract that names no model it ran cannot say.
 _BEST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:models?|llms?|agents?|systems?)\b(?:\s+[\w-]+){0,3}?\s+"
-                   r"(?:best|highest|top|strongest|worst|lowest)\b|\bcame\s+out\s+on\s+top\b", re.IGNORECASE)
+                   r"(?:best|highest|top|strongest|worst|lowest)\b|\b(?:models?|llms?|agents?|systems?|which|what)\s+came\s+"
+                   r"out\s+on\s+top\b", re.IGNORECASE)
 _MODEL_NAME = re.compile(rf"{NAMED_THING}|(?i:\b(?:gpt|llama|qwen|claude|gemini|mistral|deepseek|gemma|phi-|olmo|"
                          r"o\d-mini))")
 _BENCHMARK = re.compile(r"\b(?:introduce|present|propose|construct|build|release)\w*\s+(?:[\w-]+\s+){0,4}?"

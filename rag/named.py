@@ -23,6 +23,7 @@ _PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 def user_order(question: str, candidates: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
     """The papers of ``candidates`` in the order ``question`` names them, if one of its clauses names two or more
     ("Compare MetaMuse and MoH: …", "I'm comparing: TRIM-KV, Tactic and D2F")."""
+    from rag.question import names_in
     from rag.tokens import stems
 
     if _searches(question):  # "what's here on watermarking … images and videos …?": no paper named
@@ -32,9 +33,11 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
         papers: list[str] = []
         for piece in pieces if len(pieces) >= 2 else []:
             words = stems({w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS)
-            overlap = {pid: len(words & stems(title_words(pid))) for pid in candidates if pid not in papers}
+            named = stems({n.lower() for n in names_in(piece)})  # ("ARPG … a KV cache": ARPG, not TRIM-KV's cache)
+            overlap = {pid: (len(named & stems(title_words(pid))), len(words & stems(title_words(pid))))
+                       for pid in candidates if pid not in papers}
             best = max(overlap, key=lambda pid: overlap[pid], default=None)
-            if best is not None and overlap[best] > 0:
+            if best is not None and overlap[best][1] > 0:
                 papers.append(best)
         if len(papers) >= 2:
             return papers

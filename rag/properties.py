@@ -19,21 +19,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
 
-# Asked for (question) → written (abstracts). Speed also reads memory: "making inference faster" is asked of KV-cache
-# eviction and pruning papers too, which claim less memory.
+# Asked for (question) → written (abstracts). Speed and cost read each other's words and memory: "making inference
+# faster" or "cheaper" is asked of KV-cache eviction papers that claim less memory and of decoders claiming speedups.
 _PROPERTIES = {
     "speed": (r"\b(?:fast(?:er|est)?|quick(?:er|est|ly)?|speed(?:s|ing|ed)?(?:[\s-]*up)?|speedups?|accelerat(?:e|es|ed|"
               r"ing|ion)|latency|throughput)\b",
               r"\b(?:fast(?:er|est)?|quick(?:er|ly)?|speed(?:s|ed|ing)?|speed-?ups?|accelerat\w*|latency|throughput|"
               r"memory)\b"),
     "cost": (r"\b(?:cheap(?:er|est|ly)?|cost(?:s|ly)?|expensive)\b",
-             r"\b(?:cheap(?:er|est)?|cost(?:s|ly)?|expensive|overhead|memory|footprint)\b"),
+             r"\b(?:cheap(?:er|est)?|cost(?:s|ly)?|expensive|overhead|memory|footprint|fast(?:er|est)?|speed(?:s|ed|"
+             r"ing)?|speed-?ups?|accelerat\w*|latency|throughput)\b"),
     "size": (r"\b(?:small(?:er|est)|shrink\w*|compress(?:ed|ing)?|light(?:er|weight))\b",
              r"\b(?:small(?:er|est)|compress\w*|prun\w*|quantiz\w*|sparsif\w*|compact|lightweight|footprint)\b"),
 }
 _ASKED = {name: re.compile(asked, re.I) for name, (asked, _) in _PROPERTIES.items()}
 _WRITTEN = {name: re.compile(written, re.I) for name, (_, written) in _PROPERTIES.items()}
-_SAID = {"speed": ("faster", "speedup", "accelerate", "latency", "memory"), "cost": ("cheaper", "cost", "memory"),
+_SAID = {"speed": ("faster", "speedup", "accelerate", "latency", "memory"), "cost": ("cheaper", "cost", "memory", "faster"),
          "size": ("smaller", "compress", "prune", "quantize")}
 _RATIO = re.compile(r"\d[\d.,]*\s*(?:×|x\b|times\b|%|percent\b|-?fold\b)", re.I)
 _HEDGES = frozenset("roughly approximately overall broadly generally mostly mainly".split())
@@ -123,14 +124,23 @@ _SIZE_ASKED = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\s+(
                          r"(?:parameters|params)\b|\bnumber\s+of\s+parameters\b", re.I)
 _SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*[BMK]\b|\b\d+(?:\.\d+)?\s*(?:billion|million)\b|\bparameters\b")
 
+# "Which fine-tuning strategy worked best?": the sentence saying which did ("the MFT strategy consistently achieves
+# the most substantial performance improvements").
+_BEST_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:worked|works|performed|performs|did|does|was|is|"
+                         r"came\s+out)\s+(?:the\s+)?(?:best|most\s+(?:effective|useful))\b", re.I)
+_BEST = re.compile(r"\b(?:most\s+(?:substantial|significant|effective)|best|outperform\w*|surpass\w*|superior|"
+                   r"highest|strongest)\b", re.I)
+
 
 def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     """What tells a sentence reporting the measured property the question asks for, if it asks for one: the model's
-    size, or (``result``: it asks how much, not how) a speedup, memory or cost saving with a figure ("the acceleration
-    can be more than 50×" answers "speedup numbers?" though it never says "speedup")."""
+    size, which of its variants worked best, or (``result``: it asks how much, not how) a speedup, memory or cost
+    saving with a figure ("the acceleration can be more than 50×" answers "speedup numbers?" without "speedup")."""
     asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
     if _SIZE_ASKED.search(question):
         return lambda sentence: bool(_SIZE.search(sentence))
+    if _BEST_ASKED.search(question):
+        return lambda sentence: bool(_BEST.search(sentence))
     if asked:
         return lambda sentence: bool(_RATIO.search(sentence)) and any(_WRITTEN[n].search(sentence) for n in asked)
     return None

@@ -25,8 +25,11 @@ _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, 
              "fifth": 4, "5th": 4}
 _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
                      r"unrelated|another)\s+(?:question|topic|subject)|on\s+(?:a(?:nother)?|a\s+different)\s+"
-                     r"(?:subject|topic|note)|switching\s+(?:topics?|gears)|changing\s+(?:the\s+)?(?:subject|topic)"
-                     r"|unrelated(?:\s+question)?|(?:totally|completely|something)\s+(?:different|else))"
+                     r"(?:[\w-]+\s+)?(?:subject|topic|note)|switching\s+(?:topics?|gears)|changing\s+(?:the\s+)?"
+                     r"(?:subject|topic)|moving\s+on|unrelated(?:\s+question)?|(?:totally|completely|something)\s+"
+                     r"(?:different|else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)(?!(?:\s+(?:about|to|on))?\s+(?:it|"
+                     r"them|this|that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)"
+                     r"(?:\s+(?:about|to|on))?)"
                      r"\s*[:,.;!-]*\s*", re.IGNORECASE)
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
                             re.IGNORECASE)
@@ -192,7 +195,7 @@ GENERIC_WORDS = frozenset("many much model models dataset datasets data method m
                      "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
                      "metric metrics performance code trained training train test tested main key limitation "
                      "limitations contribution contributions idea ideas work kind kinds type types sort sorts "
-                     "big gain gains improvement improvements".split())
+                     "big gain gains improvement improvements get gets got getting according".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
                                 "reported reach reaches achieve achieves headline".split())

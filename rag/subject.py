@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+\s+){0,3}?(?:work|works|papers?|methods?|"
                     r"approach(?:es)?|benchmarks?|stud(?:y|ies)|frameworks?)\s+(?:that|which|where|on|about|for|to)\b",
                     re.IGNORECASE)
+# "Does their method add any cost at inference time?": the method of the paper discussed, whoever else writes the words
+_THEIRS = re.compile(r"\b(?:their|its)\s+(?:proposed\s+)?(?:method|approach|model|framework|technique|system|"
+                     r"algorithm)\b", re.IGNORECASE)
 TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
 
 
@@ -40,4 +43,5 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
         question, reference.paper_ids, settings.decision.list_phrase_share)
     return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
             and not wants_comparison(question) and not asked_thing(question) and elsewhere
+            and not _THEIRS.search(question)
             and coverage(question, papers) < settings.decision.min_table_coverage)

@@ -97,6 +97,16 @@ class TestConversations:
         (overview,) = _chat(engine, "fast generation from convolutional sequence models?")
         assert "quasilinear" in overview.text  # FutureFill's one result sentence of substance, with no number
 
+    def test_their_method_is_the_paper_discussed_whoever_else_writes_the_words(self, engine) -> None:
+        _, cost = _chat(engine, "In referring image segmentation, how can you stop poorly aligned pixels from pushing "
+                                "training in the wrong direction?", "Does their method add any cost at inference time?")
+        assert [c.paper_id for c in cost.citations] == ["tAfew5gRmm"] and "inference overhead" in cost.text
+
+    def test_according_to_them_asks_the_paper_discussed(self, engine) -> None:
+        _, checks = _chat(engine, "What's T1 about, the tool-integrated verification paper?",
+                          "what kinds of checks do small models get wrong, according to them?")
+        assert not checks.refused and "numerical calculations" in checks.text
+
     def test_a_mechanism_is_told_with_the_sentence_between_the_two_best(self, engine) -> None:
         (how,) = _chat(engine, "how does TRIM-KV decide which tokens get thrown out of the kv cache")
         # "… via a lightweight retention gate. Each gate predicts a scalar retention score …. Tokens with low scores
@@ -159,6 +169,9 @@ class TestConversations:
         names = engine.retriever.names
         assert names.missing_names(["LMs", "QZX", "HyperQuokka"]) == ["QZX", "HyperQuokka"]  # they write "sLMs"
         assert names.missing_names(["PDEs", "QZXs"]) == ["QZXs"]  # an abstract writes "PDE"
+        assert names.missing_names(["MLLM", "QZX"]) == ["QZX"]  # an abstract writes "MLLMs"
+        # a phrase of ordinary words, hyphenated, is no name
+        assert names.missing_names(["LM-is-secretly-a-reward-model", "sci-ML"]) == ["sci-ML"]
         (answer,) = _chat(engine, "anything here on small LMs as verifiers for test-time scaling?")
         assert not answer.refused and answer.citations[0].paper_id == "tBkLWfmugI"
 
@@ -227,6 +240,7 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     ("how many papers here do 3D stuff?", "It renders 3D scenes.", []),  # the collection's count, not a paper's
     ("how big were the gains?", "It reduces cache misses by up to 35.76%.", []),  # a result, in figures
     ("How big is the building-block vocabulary they use?", "Molecules as building blocks.", ["vocabulary"]),
+    ("And how many of those are built on language models?", "A chemical language model.", []),  # papers shown
 ])
 def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
                                                                       missing: list[str]) -> None:
@@ -409,6 +423,8 @@ def test_which_model_did_best_is_unsaid_by_a_benchmark_naming_no_model(engine) -
     assert unranked("which model scored best on it and what was the score?", ["VeriEquivBench"], benchmark)
     assert not unranked("which model scored best?", ["VeriEquivBench"], [benchmark[0] + " GPT-4o fails too."])
     assert not unranked("which model scored best?", ["TikZilla"], ["We train TikZilla, small open models."])
+    assert unranked("Which model came out on top?", ["VeriEquivBench"], benchmark)
+    assert not unranked("which fine-tuning strategy came out on top there?", ["CatalystBench"], benchmark)  # no model
     _, best = _chat(engine, "Tell me about VeriEquivBench.", "Which LLM scored best on it?")
     assert best.refused and "VeriEquivBench" in best.text and "did best" in best.text
 

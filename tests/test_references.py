@@ -152,11 +152,17 @@ class TestResolve:
     @pytest.mark.parametrize("question", ["New question: what is SIGMark?", "On another subject, what is D2F?",
                                           "Unrelated: which papers study protein folding?",
                                           "Now something else: who uses jigsaw puzzles?",
-                                          "totally different: what is the lead time?"])
+                                          "totally different: what is the lead time?",
+                                          "Moving on. Physics-constrained flow matching: what does that paper trade?",
+                                          "on a different sci-ML note: flow matching with physical constraints",
+                                          "Let's talk diffusion LLMs. can they beat AR models on speed?"])
     def test_a_switch_refers_to_nothing_and_drops_its_marker(self, question) -> None:
         found = ref(question, [LIST])
         assert found.kind is ReferenceKind.SWITCH and not found.paper_ids
-        assert not found.question.lower().startswith(("new", "on another", "unrelated", "now", "totally"))
+        assert not found.question.lower().startswith(("new", "on a", "unrelated", "now", "totally", "moving", "let"))
+
+    def test_lets_talk_about_a_paper_on_the_table_is_no_switch(self) -> None:
+        assert ref("Let's talk about the second one: what does it cache?", [LIST]).kind is not ReferenceKind.SWITCH
 
     @pytest.mark.parametrize("question", ["Which papers study protein folding with graph networks?",
                                           "What are the open problems in reward modelling that papers mention?"])
@@ -341,3 +347,12 @@ def test_a_name_an_abstract_only_mentions_names_the_paper_only_in_the_latest_ans
     table = [Shown("OR-PRM: which datasets?", sources=["orprm", "sbon"], cited=["orprm"])]
     found = resolve("Max gain in Best-of-N?", table, own.__getitem__, mentioned=lambda p: mentions.get(p, set()))
     assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["orprm"])
+
+
+def test_a_paper_named_in_a_piece_of_an_enumeration_wins_over_title_words_it_shares() -> None:
+    from rag.named import user_order
+
+    words = {"trim": {"trim-kv", "cache", "retention"}, "arpg": {"arpg", "randomized"}, "d2f": {"d2f", "discrete"}}
+    # "… ARPG each make use of a KV cache": ARPG by its name, not TRIM-KV by "cache"
+    assert user_order("How do D2F and ARPG each make use of a KV cache?", ["d2f", "trim", "arpg"],
+                      lambda pid: words[pid]) == ["d2f", "arpg"]

@@ -172,11 +172,16 @@ class NameIndex:
         def absent(name: str) -> bool:
             tokens = self.bm25.tokens(name)
             whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
-            return bool(tokens) and not all(t in vocabulary for t in whole) and not all(t in vocabulary for t in parts)
+            # (a phrase of 3+ hyphenated words, "LM-is-secretly-a-reward-model", is there if half its words are)
+            present = sum(t in vocabulary for t in parts)
+            known = present == len(parts) or (len(parts) >= 3 and 2 * present >= len(parts))
+            return bool(tokens) and not all(t in vocabulary for t in whole) and not known
 
-        # An acronym's plural ("PDEs") is there if its singular is ("PDE"); "LMs" if a longer acronym ends with it.
+        # An acronym's plural ("PDEs") is there if its singular is ("PDE") and its singular ("MLLM") if its plural is;
+        # "LMs" if a longer acronym ends with it.
         return [name for name in names if absent(name) and not (re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z0-9]s", name)
                                                                 and not absent(name[:-1]))
+                and not (re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z0-9]", name) and not absent(name + "s"))
                 and not self._in_longer_acronym(name)]
 
     def _in_longer_acronym(self, name: str) -> bool:
