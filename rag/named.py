@@ -14,9 +14,11 @@ from rag.types import Shown
 
 _DESCRIBED = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:about|on|asking|that|which|where|with|showing|arguing|"
                         r"proposing|studying|for)\s+([^:?;]+)", re.IGNORECASE)
-# (Quoted, a longer piece of its title: "The 'poor implicit reward model' one".)
-_ONE_PHRASE = re.compile(r"\bthe\s+(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['’\"”]|([\w\-]+(?:\s+[\w\-]+)?))\s+"
-                         r"(?:one|paper|method|approach|work)\b", re.IGNORECASE)
+# (Quoted, a longer piece of its title: "The 'poor implicit reward model' one"; "that multi-channel diffusion model":
+# "that" points at a paper shown, where "the reward model" names none.)
+_CALLED_AS = r"(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['’\"”]|([\w\-]+(?:\s+[\w\-]+)?))"
+_ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|method|approach|work)\b|"
+                         rf"\b(?:that|this)\s+{_CALLED_AS}\s+(?:model|framework|benchmark)\b", re.IGNORECASE)
 _PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 
 
@@ -57,7 +59,7 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
         return []
     # "the jigsaw one": the words before "one" name it by its title; elsewhere only a name ("TRIM-KV") does.
     phrase = _ONE_PHRASE.search(question)
-    called_as = (phrase.group(1) or phrase.group(2)) if phrase else ""
+    called_as = next((g for g in phrase.groups() if g), "") if phrase else ""
     # Names, words written capitalised mid-sentence ("from Tactic") and short acronyms ("RGM", which ``names_in``
     # leaves out as it does "LLM": here only a table paper's own name can match it).
     named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)

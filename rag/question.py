@@ -15,7 +15,7 @@ from rag.types import QuestionKind, QuestionShape
 _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
 _LIST = re.compile(
     rf"(?:^|[.!:]\s){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me|give me)\s+"
-    r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+the(?:\s+\d+)?)\s+)*(\w+\s+)?"
+    r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+(?:the|these|those)(?:\s+\d+)?)\s+)*(\w+\s+)?"
     r"(papers|works|studies|articles|abstracts|submissions|ones)\b"
     r"|\b(are there|any|all|other|several|more|related|similar) (\w+ )?(papers|works|studies|abstracts|submissions)\b"
     r"|哪些(论文|工作|文章)|有没有.*(论文|工作)"
@@ -48,7 +48,8 @@ _LIST = re.compile(
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|differently|vs\.?|"
-                      r"versus|contrast|different\s+(?:from|than|to))\b|比较|对比|区别|不同", re.IGNORECASE)
+                      r"versus|contrast|different\s+(?:from|than|to)|relates?\s+to|in\s+common)\b|比较|对比|区别|不同",
+                      re.IGNORECASE)
 # "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it
 # compares.
 _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work|study)\s+(?:on|about|that|which|"

@@ -29,7 +29,7 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
                      r"(?:subject|topic)|moving\s+on|unrelated(?:\s+question)?|(?:totally|completely|something)\s+"
                      r"(?:different|else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)(?!(?:\s+(?:about|to|on))?\s+(?:it|"
                      r"them|this|that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)"
-                     r"(?:\s+(?:about|to|on))?)"
+                     r"(?:\s+(?:about|to|on))?|i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
                      r"\s*[:,.;!-]*\s*", re.IGNORECASE)
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
                             re.IGNORECASE)
@@ -135,7 +135,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = counted_papers(table, count, every, named_in, title_words) if counted else recent(table, 2)
         # "Lyra also builds on video diffusion. How do the two papers …?": the one it names, and the chat's subject
-        if count == 2 and len(new := [p for p in own if p not in last.listed]) == 1 and not asks_choice:
+        new = [p for p in own if p not in last.listed] if len(own) == 1 else []  # (it names one: not "A vs B")
+        if count == 2 and len(new) == 1 and not asks_choice:
             return Reference(ReferenceKind.PARTIAL_NAME, [subject(table), *new], question)
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words, mentioned)
@@ -144,8 +145,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
-        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or (len(named) >= 2 and not singular):
-            pointed = []  # "the biology one, what does it target?"; "contrast DPT with the Bellman one - … each one"
+        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or (len({*named, *own}) >= 2 and not singular):
+            pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either"
         papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if (choice or plural) and len(listed) > _OVERVIEW:  # "Which of the papers …" after a survey of the collection

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from rag.types import Paper
 
 _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+\s+){0,3}?(?:work|works|papers?|methods?|"
-                    r"approach(?:es)?|benchmarks?|stud(?:y|ies)|frameworks?)\s+(?:that|which|where|on|about|for|to)\b",
-                    re.IGNORECASE)
+                    r"approach(?:es)?|benchmarks?|stud(?:y|ies)|frameworks?|models?|datasets?|something|anything)"
+                    r"(?:\s+(?:that|which|where|on|about|for|to)\b|\s*[,;?])|^\W*(?:anything|something)\s+(?:here\s+)?"
+                    r"(?:on|about|regarding)\b", re.IGNORECASE)
 # "Does their method add any cost at inference time?": the method of the paper discussed, whoever else writes the words
 _THEIRS = re.compile(r"\b(?:their|its)\s+(?:proposed\s+)?(?:method|approach|model|framework|technique|system|"
                      r"algorithm)\b", re.IGNORECASE)
@@ -41,7 +42,8 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     # "… is there RL work where the model writes its own tests …?": a search for a paper; "its" is the model's
     elsewhere = bool(_SEEKS.search(question)) or retriever.names.terms_elsewhere(
         question, reference.paper_ids, settings.decision.list_phrase_share)
+    seeks = bool(_SEEKS.search(question))  # (a search for a paper, whatever detail it then asks of it)
     return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
-            and not wants_comparison(question) and not asked_thing(question) and elsewhere
+            and not wants_comparison(question) and (seeks or not asked_thing(question)) and elsewhere
             and not _THEIRS.search(question)
             and coverage(question, papers) < settings.decision.min_table_coverage)

@@ -107,6 +107,15 @@ class TestConversations:
                           "what kinds of checks do small models get wrong, according to them?")
         assert not checks.refused and "numerical calculations" in checks.text
 
+    def test_the_x_one_off_the_table_names_the_paper_its_title_calls_so(self, engine) -> None:
+        _, fuse = _chat(engine, "What is SIGMark?", "And the rainfall one - which data sources does it fuse?")
+        assert [c.paper_id for c in fuse.citations] == ["hfed3db123a90"]  # was refused: "fuse" is no abstract's word
+
+    def test_is_there_a_model_for_a_new_subject_searches_whatever_it_then_asks_of_it(self, engine) -> None:
+        _, molecules = _chat(engine, "Tell me about TRIM-KV",
+                             "I also care about molecules: is there a chemistry language model, and is it bigger than 7B?")
+        assert "r2HG3xOMJI" in {c.paper_id for c in molecules.citations}  # mCLM, not TRIM-KV's "it"
+
     def test_a_mechanism_is_told_with_the_sentence_between_the_two_best(self, engine) -> None:
         (how,) = _chat(engine, "how does TRIM-KV decide which tokens get thrown out of the kv cache")
         # "… via a lightweight retention gate. Each gate predicts a scalar retention score …. Tokens with low scores

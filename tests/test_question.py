@@ -20,6 +20,7 @@ class TestShapes:
         "I work on image autoregressive models. Which papers here involve them?",  # the list asked second
         "besides weather, what other science applications show up in the collection",
         "Which other natural-science applications show up in the collection?",
+        "which of these papers are about reward models in some way?",  # the collection's, in a first turn
     ])
     def test_list_questions(self, question: str) -> None:
         assert analyse(question).kind == "list"
@@ -222,6 +223,8 @@ def test_what_a_choice_says_the_pick_is_not_about(question: str, negated: str) -
     ("How does it compare to Tactic?", True),
     ("Compare TRIM-KV and Tactic.", True),
     ("How do the two papers use video diffusion models differently?", True),
+    ("how does its worry about proxy-reward quality relate to the 'poor implicit reward model' paper?", True),
+    ("What do the two have in common?", True),
 ])
 def test_a_comparison_the_paper_makes_is_no_request_to_compare_papers(question: str, wanted: bool) -> None:
     from rag.question import wants_comparison

@@ -155,11 +155,13 @@ class TestResolve:
                                           "totally different: what is the lead time?",
                                           "Moving on. Physics-constrained flow matching: what does that paper trade?",
                                           "on a different sci-ML note: flow matching with physical constraints",
-                                          "Let's talk diffusion LLMs. can they beat AR models on speed?"])
+                                          "Let's talk diffusion LLMs. can they beat AR models on speed?",
+                                          "Now I'm curious about referring segmentation. How do they handle pixels?"])
     def test_a_switch_refers_to_nothing_and_drops_its_marker(self, question) -> None:
         found = ref(question, [LIST])
         assert found.kind is ReferenceKind.SWITCH and not found.paper_ids
         assert not found.question.lower().startswith(("new", "on a", "unrelated", "now", "totally", "moving", "let"))
+        assert "curious" not in found.question
 
     def test_lets_talk_about_a_paper_on_the_table_is_no_switch(self) -> None:
         assert ref("Let's talk about the second one: what does it cache?", [LIST]).kind is not ReferenceKind.SWITCH
@@ -356,3 +358,22 @@ def test_a_paper_named_in_a_piece_of_an_enumeration_wins_over_title_words_it_sha
     # "… ARPG each make use of a KV cache": ARPG by its name, not TRIM-KV by "cache"
     assert user_order("How do D2F and ARPG each make use of a KV cache?", ["d2f", "trim", "arpg"],
                       lambda pid: words[pid]) == ["d2f", "arpg"]
+
+
+def test_that_x_model_points_at_the_table_paper_its_title_calls_so() -> None:
+    from rag.named import named_on_table
+
+    words = {"pbfm": {"pbfm", "physics"}, "mcd": {"multi-channel", "biological"}}
+    table = [Shown("diffusion for imaging mass cytometry data?", ["mcd"], ["mcd"]),
+             Shown("How do you keep physics constraints?", ["pbfm"], ["pbfm"])]
+    found = named_on_table("PBFM and that multi-channel diffusion model: what is the core idea in each?", table,
+                           lambda pid: words[pid])
+    assert set(found) == {"pbfm", "mcd"}
+
+
+def test_a_vs_b_with_either_of_them_compares_the_two_it_names() -> None:
+    listed = Shown("which papers are about multimodal LLMs?", ["rcpu", "jig", "tik"], ["rcpu", "jig", "tik"])
+    words = {"jig": {"jigsaw", "visual jigsaw"}, "omni": {"omni-view"}, "rcpu": {"rcpu"}, "tik": {"tikzilla"}}
+    found = resolve("Visual Jigsaw vs Omni-View: does either of them lean on generation?", [listed],
+                    lambda pid: words.get(pid, set()), lambda text: ["omni", "jig"])
+    assert set(found.paper_ids) == {"jig", "omni"}  # was RCPU (the list's first) and Omni-View

@@ -23,6 +23,11 @@ from rag.types import Hit, Paper
 _COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|term|coin)\w*\s+"
                      r"(?:(?!(?:to|on|with|for|in|and|than|over)\b)\w+,?\s+){0,3}?([A-Z][\w.\-]*[A-Z0-9][\w.\-]*)")
 
+# "the rainfall one", "the jigsaw paper": a word a paper is called by
+_CALLED = re.compile(r"\bthe\s+([A-Za-z][\w-]{3,})\s+(?:one|paper|work|method)\b", re.IGNORECASE)
+_NOT_CALLED = frozenset("first second third fourth fifth last other same latter former previous next earlier "
+                        "later proposed original new main".split())
+
 class NameIndex:
     def __init__(self, papers: dict[str, Paper], bm25: BM25Ranker, retrieval: RetrievalSettings,
                  decision: DecisionSettings, words: dict[str, str] | None = None) -> None:
@@ -71,10 +76,12 @@ class NameIndex:
         return 0 < len(self.papers_mentioning(name)) <= self.retrieval.distinctive_name_papers
 
     def distinctive_names(self, query: str) -> list[str]:
-        """Names in the question that only a handful of papers contain."""
+        """Names in the question that only a handful of papers contain, and a paper called by such a word ("the
+        rainfall one", "the jigsaw paper")."""
         from rag.question import names_in
 
-        return [n for n in names_in(query) if self.is_distinctive(n)]
+        called = [m.group(1) for m in _CALLED.finditer(query) if m.group(1).lower() not in _NOT_CALLED]
+        return [n for n in dict.fromkeys([*names_in(query), *called]) if self.is_distinctive(n)]
 
     def named_in_title(self, query: str) -> set[str]:
         """Papers whose short title name ("Tactic: …", "Visual Jigsaw …:") the question uses as a name."""
