@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
     from rag.types import Evidence, Hit
 
-_OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than|not)\b)", re.IGNORECASE)
+# ("papers on catalysis and on rainfall forecasting": two topics, the preposition said again)
+_OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than|not)\b)|\s*,?\s+and\s+(?=(?:on|about|"
+                 r"regarding)\s)", re.IGNORECASE)
 # What asks for papers rather than saying which: "Different topic: ", "what's (in) here on", "which ones are about".
 _ASKING = re.compile(r"^[^:?]{0,40}:\s+|^\W*(?:what(?:'s|’s|\s+is)|anything)\s+(?:in\s+)?here\s+(?:on|about|for|"
                      r"regarding)\s+|^\W*(?:which|what)\s+ones\s+(?:are\s+|deal\s+with\s+|work\s+on\s+)?(?:about\s+|"

@@ -59,7 +59,8 @@ _COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|here|in\s+her
                            rf"(?:in|from|of)\s+{_COLL})"
                            rf"\b[\s,]*|(?:does|do)\s+{_COLL}\s+(?:have|contain|include)\b\s*|{_ROUGHLY}[\s,]*)+")
 # What papers do with the topic ("deal with", "are about", "use", "on"): a word (and a particle), not "does" or "cited".
-_VERB = re.compile(r"(?i)(?:(?:are|is|were|that)\s+)?(?!(?:does|do|did|has|had|can|will|would|cite|cited|written|"
+_VERB = re.compile(r"(?i)(?:(?:are|is|were)\s+(?=(?:about|on|into|related|concerned|focused|based|built|devoted|mostly|"
+                   r"mainly|all|\w+ing)\b)|that\s+)?(?!(?:does|do|did|has|had|can|will|would|cite|cited|written|"
                    r"published|authored|by|than|per|each|in|from)\b)[a-z]+(?:\s+(?:with|on|to|at|into|about))?\s+")
 _TRENDS = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:main|major|key|biggest|dominant|emerging|current|recent|common|overall|general|important|notable|"
@@ -147,8 +148,7 @@ def _names_a_paper(text: str, retriever: HybridRetriever | None) -> bool:
 
 def answer_collection(question: str, intent: CollectionIntent, retriever: HybridRetriever,
                       settings: Settings) -> CollectionAnswer:
-    """Counts, groups and cited example papers for a collection question (``settings``: the engine's one calling
-    shape; nothing here is tuned)."""
+    """Counts, groups and cited example papers for a collection question (``settings``: unused, one calling shape)."""
     started = time.perf_counter()
     vector = retriever.encoder.embed_query(intent.topic).astype(np.float64) if intent.topic else None
     stats = stats_for(retriever)
@@ -230,8 +230,9 @@ class _Writer:
         about, phrased, options = property_mentions(topic, self.stats.ids, self.retriever) or self.stats.mentions(topic)
         if not about:
             return [], [prompts.COLLECTION_NO_MENTION.format(topic=topic, total=self.stats.size)], "none"
-        how = property_how(topic) or (" or ".join(f"“{o}”" for o in options) + ", " if len(options) > 1 else "") + (
-            prompts.COLLECTION_HOW_WORDS if any(len(words(o)) > 1 for o in options) else prompts.COLLECTION_HOW_WORD)
+        how = property_how(topic, self.retriever) or (" or ".join(f"“{o}”" for o in options) + ", " if len(
+            options) > 1 else "") + (prompts.COLLECTION_HOW_WORDS if any(len(words(o)) > 1 for o in options)
+                                     else prompts.COLLECTION_HOW_WORD)
         line = prompts.COLLECTION_MENTION.format(count=len(about), total=self.stats.size, topic=topic, how=how)
         if 0 < len(phrased) < len(about):
             line += " " + prompts.COLLECTION_MENTION_PHRASE.format(count=len(phrased))
@@ -240,8 +241,7 @@ class _Writer:
         return about, [line], f"title or abstract mentions {how}"
 
     def by_area(self, members: list[int], cluster_rest: bool) -> list[Group]:
-        """Groups by primary area, largest first; papers without one last (as topic clusters if asked and there
-        are enough of them)."""
+        """Groups by primary area, largest first; papers without one last (as topic clusters if asked and enough)."""
         areas, rest = by_area(self.stats.papers, members)
         groups = [(area, ms, "area") for area, ms in areas]
         if rest and cluster_rest and len(rest) >= MIN_CLUSTERED and len(rest) * 2 < len(members):
@@ -250,7 +250,7 @@ class _Writer:
         return groups + ([("no area given", rest, "none")] if rest else [])
 
     def clustered(self, members: list[int], most: int, scope: list[int], exclude: Sequence[str] = ()) -> list[Group]:
-        """k-means groups of the members (about √n of them), each named against the rest of ``scope``."""
+        """k-means groups of the members (about √n), each named against the rest of ``scope``."""
         k = max(2, min(most, round(len(members) ** 0.5), len(members) // 3))  # groups of 3+ papers on average
         return [(label, g, "topic") for label, g in self.stats.clusters(members, k, scope, exclude)]
 

@@ -54,6 +54,16 @@ def field_query(question: str) -> str:
     return " ".join([*(_WORDS[field] for field in fields_asked(question)), property_query(question)]).strip()
 
 
+def field_papers(question: str, retriever: HybridRetriever) -> tuple[set[str], str] | None:
+    """For a count ("How many papers are chemistry-related?"): the papers using a word of a field the question names,
+    and how they were found; None when it names no field."""
+    if not (fields := fields_asked(question)):
+        return None
+    words = [w for field in fields for w in _WORDS[field].split()]
+    found = {pid for w in words for pid in retriever.names.papers_mentioning(w)}
+    return found, "a word of the field such as " + " or ".join(f"“{w}”" for w in dict.fromkeys(words[:4]))
+
+
 def field_terms(question: str, retriever: HybridRetriever) -> dict[str, set[str]]:
     """Each field the question names, as ``FIELD`` + its name → the indexed papers that use any of its words (as whole
     words): in a small collection such a paper is on topic (listed however its sentences fit). None in a large one

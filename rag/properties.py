@@ -95,11 +95,14 @@ def property_papers(text: str, retriever: HybridRetriever) -> set[str] | None:
     return cache[key]
 
 
-def property_how(text: str) -> str | None:
-    """How ``property_papers`` found them, for a count's answer; None when the text asks for no property."""
+def property_how(text: str, retriever: HybridRetriever | None = None) -> str | None:
+    """How ``property_mentions`` found them, for a count's answer; None when the text asks for no property (or, given
+    ``retriever``, names no field)."""
+    from rag.fields import field_papers
+
     asked, others = properties_asked(text)
     if not asked:
-        return None
+        return field[1] + ", in any word form" if retriever and (field := field_papers(text, retriever)) else None
     said = " or ".join(dict.fromkeys(f"“{w}”" for name in asked for w in _SAID[name]))
     beside = " or ".join(" and ".join(f"“{w}”" for w in option) for option in others)
     return f"a claim using a word such as {said}" + (f", with {beside}" if beside else "") + ", in any word form"
@@ -113,8 +116,13 @@ def property_query(text: str) -> str:
 
 def property_mentions(topic: str, ids: list[str], retriever: HybridRetriever
                       ) -> tuple[list[int], list[int], list[str]] | None:
-    """``CorpusStats.mentions`` for a topic asking for a property: the positions in ``ids`` of the papers claiming it."""
+    """``CorpusStats.mentions`` for a topic asking for a property (or naming a field, ``rag.fields``): the positions in
+    ``ids`` of the papers claiming it (or using the field's words)."""
+    from rag.fields import field_papers
+
     found = property_papers(topic, retriever)
+    if found is None and (field := field_papers(topic, retriever)) is not None:  # ("… chemistry-related?")
+        found = field[0]
     return None if found is None else ([i for i, pid in enumerate(ids) if pid in found], [], [topic])
 
 

@@ -54,3 +54,15 @@ def test_a_list_offering_alternatives_lists_a_paper_fitting_one_of_them(engine) 
     assert {"tCv1D3M7Lb", "tFEAzYdz92"} <= {c.paper_id for c in answer.citations}
     shapes = engine.ask("Which papers are about 3D or 4D generation from video?", backend="extractive")
     assert "qCaq3jGb0S" not in {c.paper_id for c in shapes.citations}  # TRIM-KV: neither 3D, 4D nor video
+
+
+def test_a_count_naming_a_field_counts_the_papers_writing_its_words(engine) -> None:
+    from rag.collection import collection_intent
+
+    answer = engine.ask("How many papers in the collection deal with chemistry or materials?", backend="extractive")
+    cited = {c.paper_id for c in answer.citations}
+    assert {"r2HG3xOMJI", "h47cb2134ff1f"} <= cited  # mCLM ("molecules"), CatalystBench ("catalyst")
+    assert "qIujRzzWnd" not in cited  # GtR: "supplementary materials"
+    assert "a word of the field such as" in answer.text
+    # "are scientific ML …": "scientific" is the topic's, not a verb's
+    assert collection_intent("how many papers here are scientific ML broadly?").topic == "scientific ML broadly"
