@@ -178,7 +178,8 @@ class TestConversations:
         names = engine.retriever.names
         assert names.missing_names(["LMs", "QZX", "HyperQuokka"]) == ["QZX", "HyperQuokka"]  # they write "sLMs"
         assert names.missing_names(["PDEs", "QZXs"]) == ["QZXs"]  # an abstract writes "PDE"
-        assert names.missing_names(["MLLM", "QZX"]) == ["QZX"]  # an abstract writes "MLLMs"
+        assert names.missing_names(["MLLM", "QZX", "dLLM", "sLM"]) == ["QZX"]  # abstracts write "MLLMs", "dLLMs"
+        assert names.papers_mentioning_version("dLLM") == ["t5uLZSRjhF"]  # (what a refusal checks: D2F's "dLLMs")
         # a phrase of ordinary words, hyphenated, is no name
         assert names.missing_names(["LM-is-secretly-a-reward-model", "sci-ML"]) == ["sci-ML"]
         (answer,) = _chat(engine, "anything here on small LMs as verifiers for test-time scaling?")

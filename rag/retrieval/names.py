@@ -23,6 +23,7 @@ from rag.types import Hit, Paper
 _COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|term|coin)\w*\s+"
                      r"(?:(?!(?:to|on|with|for|in|and|than|over)\b)\w+,?\s+){0,3}?([A-Z][\w.\-]*[A-Z0-9][\w.\-]*)")
 
+_ACRONYM = r"(?=\w*[A-Z])[A-Za-z][A-Za-z0-9]*[A-Z0-9]"  # "MLLM", "dLLM", "sLM": an acronym, perhaps lower-case first
 # "the rainfall one", "the jigsaw paper": a word a paper is called by
 _CALLED = re.compile(r"\bthe\s+([A-Za-z][\w-]{3,})\s+(?:one|paper|work|method)\b", re.IGNORECASE)
 _NOT_CALLED = frozenset("first second third fourth fifth last other same latter former previous next earlier "
@@ -55,6 +56,9 @@ class NameIndex:
         """``papers_mentioning``, else the papers writing a version of the name ("AIME" in "AIME24", "Llama" in
         "Llama2"): what a refusal checks before saying no abstract has it."""
         if (found := self.papers_mentioning(name)) or not name.isalpha():
+            return found
+        if re.fullmatch(_ACRONYM + "s?", name) and (found := self.papers_mentioning(  # "dLLM" where they write "dLLMs"
+                name[:-1] if name.endswith("s") else name + "s")):
             return found
         versioned = re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ")
         return [pid for pid, text in self.words.items() if versioned.search(text)]
@@ -186,9 +190,9 @@ class NameIndex:
 
         # An acronym's plural ("PDEs") is there if its singular is ("PDE") and its singular ("MLLM") if its plural is;
         # "LMs" if a longer acronym ends with it.
-        return [name for name in names if absent(name) and not (re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z0-9]s", name)
+        return [name for name in names if absent(name) and not (re.fullmatch(_ACRONYM + "s", name)
                                                                 and not absent(name[:-1]))
-                and not (re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z0-9]", name) and not absent(name + "s"))
+                and not (re.fullmatch(_ACRONYM, name) and not absent(name + "s"))
                 and not self._in_longer_acronym(name)]
 
     def _in_longer_acronym(self, name: str) -> bool:
