@@ -12,6 +12,7 @@ from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.properties import reports
 from rag.roles import Aspect, aspect
+from rag.tokens import content_words, stems
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
 
@@ -84,7 +85,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview,
-                        reports=measured)
+                        reports=measured, asked=frozenset(stems(content_words(question))))
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

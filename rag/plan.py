@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rag.coref import spell_out
 from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role_of
 from rag.standalone import Quote, leans_back, quote, rewrite
-from rag.tokens import NAMED_THING
+from rag.tokens import NAMED_THING, content_words, stems
 from rag.types import Evidence, EvidenceSentence
 
 # How much a sentence's role and cue words count against its fit to the question (cosine-blend units, where the
@@ -88,7 +88,7 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False, result_too: bool = False,
-               reports: Callable[[str], bool] | None = None) -> PaperPlan:
+               reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset()) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -127,8 +127,11 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
 
     after = next((s for s in in_order if s.position == lead.position + 1), None)
     # (What is at stake often follows the problem it leans on: "… is required to trace …. This is critical to …")
+    # (… and one that goes on about the lead's subject with a word of the question the lead lacks: "we update the
+    # pruned parameters under a rotation constraint. This constrained update preserves …" for "what does it preserve?")
     if after is not None and after not in rest and (
-            _SPELLS_OUT.match(after.text) or wanted is Aspect.PROBLEM and leans_back(after.text)):
+            _SPELLS_OUT.match(after.text) or leans_back(after.text) and (
+                wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in _enumeration_rest(sentence, in_order) if s is not lead and s not in rest]

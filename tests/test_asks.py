@@ -116,6 +116,11 @@ class TestConversations:
                              "I also care about molecules: is there a chemistry language model, and is it bigger than 7B?")
         assert "r2HG3xOMJI" in {c.paper_id for c in molecules.citations}  # mCLM, not TRIM-KV's "it"
 
+    def test_the_sentence_going_on_about_the_lead_with_the_asked_word_follows_it(self, engine) -> None:
+        (preserve,) = _chat(engine, "RCPU - what does the rotation constraint preserve?")
+        # "… under a rotation constraint. This constrained update preserves … (i.e., norms and inner products)"
+        assert "norms and inner products" in preserve.text
+
     def test_a_mechanism_is_told_with_the_sentence_between_the_two_best(self, engine) -> None:
         (how,) = _chat(engine, "how does TRIM-KV decide which tokens get thrown out of the kv cache")
         # "… via a lightweight retention gate. Each gate predicts a scalar retention score …. Tokens with low scores
