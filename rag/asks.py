@@ -185,7 +185,7 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
 # "What pruning ratio did they use …?", "What guidance scale …?", "Which memory budgets did they test?": a setting,
 # which an abstract states as a number beside its word.
 _SETTING_NOUN = r"(?:ratio|scale|rate|budget|threshold|coefficient|window|horizon|step|size|dimension|width|depth)s?"
-_SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:what|which)"
+_SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then|btw|also|oh|hey)\W+)?(?:what|which)"
                       rf"(?:\s+(?P<thing>(?:[\w-]+\s+){{0,2}}?{_SETTING_NOUN}(?:\s+(?:and|or)\s+(?:[\w-]+\s+){{0,2}}?"
                       rf"{_SETTING_NOUN})?)\s+"
                       r"(?:did|do|does|was|were|is|are|had|has|have|for)\b"
@@ -209,8 +209,9 @@ def _unset_one(question: str, thing: str, texts: list[str]) -> bool:
         return not any(_STATED_AS["parameters"].search(text) for text in texts)
     # its noun, or the word naming what it is of ("vocabulary size": "a vocabulary of 1,000 blocks")
     for noun in {w.removesuffix("s") for w in thing.split()[-2:]}:
-        near = re.compile(rf"\b{_NUMBER}\b(?:\W+\w+){{0,4}}?\W+{re.escape(noun)}s?\b|\b{re.escape(noun)}s?\b"
-                          rf"(?:\W+\w+){{0,4}}?\W+\d", re.IGNORECASE)
+        # (within one phrase: not "two key capabilities: (1) block-wise …; (2) …")
+        near = re.compile(rf"\b{_NUMBER}\b(?!\))(?:[\s,-]+\w+){{0,4}}?[\s,-]+{re.escape(noun)}s?\b|"
+                          rf"\b{re.escape(noun)}s?\b(?:[\s,-]+\w+){{0,4}}?[\s,(=-]+\d(?![\d.]*\))", re.IGNORECASE)
         if any(near.search(text) for text in texts):
             return False
     return True

@@ -470,3 +470,16 @@ def test_a_thing_written_only_as_a_something_does_not_say_which(question: str, t
     from rag.asks import unnamed
 
     assert unnamed(question, [thing], [text]) == missing
+
+
+@pytest.mark.parametrize("question, texts, missing", [
+    ("What block size did they settle on?", ["D2F has two key capabilities: (1) block-wise generation; (2) …"],
+     ["block size"]),  # "two … (1) block": an enumeration, not a size
+    ("btw what learning rate did they use for the ReVeal RL runs?", ["ReVeal trains with RL."], ["learning rate"]),
+    ("What guidance scale did they use?", ["with a guidance scale of 7.5"], []),
+])
+def test_a_setting_is_stated_by_a_number_in_the_same_phrase(question: str, texts: list[str],
+                                                            missing: list[str]) -> None:
+    from rag.asks import unset
+
+    assert unset(question, texts) == missing
