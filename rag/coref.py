@@ -20,6 +20,14 @@ _DEFINED = re.compile(r"((?:[\w'-]+\s+){1,8})\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9])s?
 # Acronyms every reader of ML abstracts knows: spelling them out would only lengthen the answer.
 _KNOWN = frozenset("AI ML LLM LM VLM MLLM NLP CV RL GPU CPU CNN RNN GNN GAN VAE ViT KV QA API SOTA MoE".split())
 _STOP = frozenset("a an the of for to with and in on by via from".split())
+# What the commonest of them stand for, so that "in-context RL" finds "in-context reinforcement learning" in an
+# abstract that never writes "RL" (and "reinforcement learning" finds "RL"): field-wide, not defined per abstract.
+COMMON_LONG = {"rl": "reinforcement learning", "ml": "machine learning", "llm": "large language model",
+               "lm": "language model", "vlm": "vision-language model", "nlp": "natural language processing",
+               "cv": "computer vision", "gnn": "graph neural network", "cnn": "convolutional neural network",
+               "rnn": "recurrent neural network", "gan": "generative adversarial network",
+               "vae": "variational autoencoder", "moe": "mixture of experts", "sft": "supervised fine-tuning",
+               "ssl": "self-supervised learning", "pde": "partial differential equation"}
 # "this benchmark", "our framework", "the proposed method": the paper's own contribution, by its kind.
 _OWN = re.compile(r"\b(?:this|our|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:method|approach|framework|model|benchmark|"
                   r"dataset|algorithm|system|technique|strategy|pipeline|architecture|suite|agent|tool)s?\b",
@@ -45,9 +53,11 @@ def definitions(text: str) -> dict[str, str]:
     return found
 
 
-def acronym_words(defined: dict[str, str]) -> dict[str, set[str]]:
-    """Each acronym of ``defined`` (``definitions``; lower case) → the topic words of its long form."""
-    return {short.lower(): words for short, long in defined.items() if (words := content_words(long))}
+def acronym_words(defined: dict[str, str], common: bool = False) -> dict[str, set[str]]:
+    """Each acronym of ``defined`` (``definitions``; lower case) → the topic words of its long form; with
+    ``common``, the common acronyms (``COMMON_LONG``) too, unless ``defined`` gives them another."""
+    both = {**(COMMON_LONG if common else {}), **{short.lower(): long for short, long in defined.items()}}
+    return {short: words for short, long in both.items() if (words := content_words(long))}
 
 
 def spell_out(text: str, defined: dict[str, str], done: set[str]) -> str:
@@ -111,7 +121,7 @@ def implied_words(sentence: str, words: set[str], wanted: set[str], defined: dic
         long_stems = stems(long_words)
         if (short in words or f"{short}s" in words) and long_stems <= stems(wanted):
             extra |= {w for w, s in wanted_stems.items() if s <= long_stems}
-        elif long_words <= words and (short in wanted or f"{short}s" in wanted):
+        elif long_stems <= stems(words) and (short in wanted or f"{short}s" in wanted):  # ("… language models")
             extra |= {short, f"{short}s"} & wanted
     if name and _OWN.search(sentence):
         extra |= content_words(name) & wanted

@@ -49,7 +49,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
         paper_cosines = [cosines[row] for row in rows] if cosines is not None else (
             sentences.vectors[rows] @ vector if rows else [])
         scored = []
-        defined = acronym_words(hit.paper.acronyms) if wanted else {}
+        defined = acronym_words(hit.paper.acronyms, common=True) if wanted else {}
         for row, cosine in zip(rows, paper_cosines):
             text = sentences.texts[row]
             score = float(cosine)

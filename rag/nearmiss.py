@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from rag.coref import COMMON_LONG
 from rag.tokens import content_words, without_where
 
 if TYPE_CHECKING:
@@ -39,7 +40,8 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           "speedups accuracy cost costs technique techniques tool tools "
                           # adjectives that grade rather than name a topic ("a big EEG dataset", "the original order")
                           "big large small huge tiny new novel recent good simple fast efficient strong original "
-                          "different similar existing current".split())
+                          "different similar existing current "
+                          "exact exactly precise precisely specific actual".split())  # ("the exact FID")
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,11 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
         singular = word[:-1] if word.endswith("s") and len(word) > 3 else ""  # "PDEs", which the stemmer keeps
         return (word in topic and not word.isdigit() and bool(bm25.tokens(word)) and not held(i)
                 and not _part_of(word, held_words)
-                and not (singular and set(bm25.tokens(singular) or ["-"]) <= held_stems))
+                and not (singular and set(bm25.tokens(singular) or ["-"]) <= held_stems)
+                and not spelled_out(singular or word))
+
+    def spelled_out(acronym: str) -> bool:  # "ML" where the paper writes "machine learning"
+        return acronym in COMMON_LONG and set(bm25.tokens(COMMON_LONG[acronym])) <= held_stems
 
     qualifiers: dict[int, int] = {}  # a missing word's place → the place of the held word it qualifies
     for i in (i for i in range(len(tokens)) if missing(i)):

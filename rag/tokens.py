@@ -28,6 +28,7 @@ QUESTION_WORDS = frozenset(
     "here other others else besides "  # "Which other papers here …": where and which, not what about
     "ok okay alright so well hmm oh hey cool thanks thank yeah yes sure please just actually then now "  # chat filler
     "right "
+    "anyone anybody someone somebody shown "  # "has anyone shown …": who did it is not the topic
     "came come comes "  # "and which came out best?"
     "s re ve ll d m t".split())  # what is left of "what's", "they're", "don't"
 # The frame of a question asking for several papers ("Which papers …", "Are there any works on …"): it says

@@ -45,6 +45,17 @@ def test_the_question_s_acronym_matches_the_long_form_and_this_benchmark_the_nam
     assert implied_words(listing, content_words(listing), wanted, {}) == set()
 
 
+def test_a_common_acronym_matches_its_long_form_though_the_abstract_never_defines_it() -> None:
+    sentence = "Recent progress in in-context reinforcement learning has demonstrated its potential."
+    wanted = content_words("has anyone shown in-context RL scaling to hundreds of tasks?")
+    assert "anyone" not in wanted and "shown" not in wanted  # who did it is not the topic
+    assert implied_words(sentence, content_words(sentence), wanted, acronym_words({}, common=True)) == {"rl"}
+    assert implied_words(sentence, content_words(sentence), wanted, acronym_words({})) == set()
+    # an abstract's own definition wins: "RL" for "representation learning" there
+    own = acronym_words({"RL": "representation learning"}, common=True)
+    assert implied_words(sentence, content_words(sentence), wanted, own) == set()
+
+
 def test_an_acronym_defined_elsewhere_in_the_abstract_is_spelled_out_where_first_shown() -> None:
     defined = definitions("We compare with Algorithm Distillation (AD). We fine-tune large language models (LLMs) "
                           "with Multi-head Full-task (MFT) tuning.")

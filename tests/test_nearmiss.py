@@ -65,6 +65,9 @@ def test_an_object_the_lexicon_knows_only_as_an_adjective_and_its_coordinate_are
     ("What about a big rainfall model?", RAIN),  # an adjective that grades, not a topic
     ("Is there a rainfall forecasting model in this collection?", RAIN),  # where to look
     ("Any rainfall forecasting models for PDEs?", paper("pde", "Rainfall as a PDE", "We forecast rainfall with a PDE.")),
+    ("What's the exact rainfall probability it gives?", RAIN),  # "exact" grades how it is asked
+    ("Is there a benchmark where agents implement ML experiments?",  # a common acronym the abstract writes out
+     paper("ml", "AutoExperiment", "A benchmark of agents that implement and run machine learning experiments.")),
 ])
 def test_words_that_ask_or_are_held_are_not_missing(bm25, question, chosen):
     assert missing_qualifiers(question, [chosen], bm25) == []
