@@ -172,6 +172,22 @@ def unranked(question: str, titles: list[str], texts: list[str]) -> bool:
     return bool(_BEST.search(question)) and benchmark and not any(_MODEL_NAME.search(t) for t in texts)
 
 
+# "Which closed-source models does CatalystLLM beat, by name?", "What LLMs did it outperform?": the rivals' names.
+_RIVALS = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:models?|llms?|vlms?|mllms?)\s+(?:does|did|do|has|have|"
+                     r"is|was|were|are)\s+(?:[\w-]+\s+){0,3}?(?:beat|outperform|surpass|exceed|compared?\s+(?:against|"
+                     r"to|with)|tested\s+against|evaluated\s+against)", re.IGNORECASE)
+# What a claim of beating others says it beats, up to the kind of thing ("… outperforms a wide array of
+# closed-source models on CatalystBench" → "a wide array of closed-source").
+_BEATS = re.compile(r"\b(?:outperform|surpass|beat|exceed|better\s+than)\w*"
+                    r"([^.;]*?)(?:\b(?:models?|llms?|baselines?|methods?|approaches)\b|[.;]|$)", re.IGNORECASE)
+
+
+def unrivalled(question: str, texts: list[str]) -> bool:
+    """"Which models does it beat?" when no text names a model, nor a capitalised thing it says it beats."""
+    return bool(_RIVALS.search(question)) and not any(_MODEL_NAME.search(t) for t in texts) and not any(
+        re.search(r"\b[A-Z]", m.group(1)) for t in texts for m in _BEATS.finditer(t))
+
+
 def unmeasured(question: str, texts: list[str]) -> list[str]:
     """The metrics the question names that none of ``texts`` mentions ("pass@1" when the abstract gives none)."""
     if not _VALUE.search(question):  # "Does it trade accuracy for speed" asks no value
@@ -180,6 +196,27 @@ def unmeasured(question: str, texts: list[str]) -> list[str]:
     # Written with more after it ("FID50k", "ROUGE-L", "pass@k" aside) or, a word, in another form ("accurate").
     return [m.group(0) for m in _METRIC.finditer(question) if not re.search(
         rf"(?<![a-z]){re.escape(m.group(0)[:6] if m.group(0).isalpha() else m.group(0))}", held, re.IGNORECASE)]
+
+
+# "What exact bit accuracy does it reach …?", "What FID score does it get?": a figure, not only that it is measured.
+_FIGURE = re.compile(r"\b(?:exact(?:ly)?|precise(?:ly)?|numbers?|figures?|values?|scores?|reach\w*|achiev\w*|gets?|"
+                     r"got|how\s+(?:much|high|low|good))\b", re.IGNORECASE)
+
+
+def unscored(question: str, texts: list[str]) -> list[str]:
+    """The metrics a question asks a figure of ("What exact bit accuracy does SIGMark reach …?") that ``texts``
+    mention ("very high bit-accuracy") but never with a number within five words of them, in one phrase."""
+    if not _FIGURE.search(question):
+        return []
+    missing = []
+    for metric in dict.fromkeys(m.group(0).lower() for m in _METRIC.finditer(question)):
+        word = re.escape(metric[:6] if metric.isalpha() else metric)
+        near = re.compile(rf"(?<![a-z]){word}[\w@-]*(?:[\s,:(=-]+[\w-]+){{0,5}}?[\s,:(=-]+\d|"
+                          rf"\d[\d.,]*\s*[%x×]?(?:[\s,-]+[\w-]+){{0,5}}?[\s,-]+{word}", re.IGNORECASE)
+        if any(re.search(rf"(?<![a-z]){word}", t, re.IGNORECASE) for t in texts) and not any(
+                near.search(t) for t in texts):
+            missing.append(metric)
+    return missing
 
 
 # "What pruning ratio did they use …?", "What guidance scale …?", "Which memory budgets did they test?": a setting,

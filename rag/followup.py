@@ -121,13 +121,16 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     from rag.evidence import evidence_for
     from rag.references import last_answered, own_topic_words
     from rag.types import Hit, QuestionKind
+    from rag.unstated import without_offered
 
     d, last = turn.decision, last_answered(turn.table)
     if (turn.leans_back or d.refused or not d.chosen or turn.reference != "none" or turn.shape.names
             or asks_existence(turn.question) or _ASKS_FOR_ONE.search(turn.question)
-            or len(own_topic_words(turn.question)) > MAX_LEANING_WORDS
+            or len(own_topic_words(without_offered(turn.question))) > MAX_LEANING_WORDS
             or turn.shape.kind is not QuestionKind.SINGLE or last is None or len(last.listed) != 1
             or last.listed[0] not in retriever.papers or d.chosen[0][1].hit.paper.paper_id == last.listed[0]):
         return False
-    mine = evidence_for(turn.corrected_question, [Hit(retriever.papers[last.listed[0]], 0.0)], retriever, weight)
+    # (scored by what it asks about, not by the candidates it offers: "which environments? meta-world, atari?")
+    mine = evidence_for(without_offered(turn.corrected_question), [Hit(retriever.papers[last.listed[0]], 0.0)],
+                        retriever, weight)
     return bool(mine) and mine[0].best_score >= d.chosen[0][1].best_score - STAY_MARGIN

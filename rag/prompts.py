@@ -13,7 +13,9 @@ REFUSAL_NOT_STATED = "The {abstracts} of {papers} {verb} not mention {things}, s
 # "Which model scored best on it?" when the benchmark's abstract names no model it ran.
 REFUSAL_NOT_RANKED = ("The {abstracts} of {papers} {verb} not name the models evaluated, so I cannot say which did "
                       "best.")
-REFUSAL_NOT_COUNTED = ("The {abstracts} of {papers} {verb} not give a number of {things}, so I cannot answer that "
+# "Which closed-source models does it beat?" when its abstract names none of them.
+REFUSAL_NOT_RIVALS = "The {abstracts} of {papers} {verb} not name the models compared against, so I cannot say which."
+REFUSAL_NOT_COUNTED = ("The {abstracts} of {papers} {verb} not give a number for {things}, so I cannot answer that "
                        "from {them}.")
 # "Is there a paper here on audio generation?" when no abstract holds "audio" with "generation".
 REFUSAL_NO_PAPER = "No: no indexed abstract mentions {missing}. The closest {closest}."

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
-from rag.asks import (asked_thing, unbased, uncounted, unmeasured, unnamed, unranked, unreleased, unset,
-                      unstated)
+from rag.asks import (asked_thing, unbased, uncounted, unmeasured, unnamed, unranked, unreleased, unrivalled,
+                      unscored, unset, unstated)
 from rag.question import names_in, sub_questions
 
 if TYPE_CHECKING:
@@ -52,12 +52,15 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
+    counted += unscored(turn.question, texts)  # "What exact bit accuracy …?": no figure of it
     missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
     counted = [w for w in counted if w not in missing]
     if missing:
         not_stated(turn, papers, missing)
     elif unranked(turn.question, [p.title for p in papers], texts):
         not_stated(turn, papers, ["models"], prompts.REFUSAL_NOT_RANKED)
+    elif unrivalled(turn.question, texts):
+        not_stated(turn, papers, ["models"], prompts.REFUSAL_NOT_RIVALS)
     elif counted:
         not_stated(turn, papers, counted, prompts.REFUSAL_NOT_COUNTED)
 
@@ -96,6 +99,15 @@ def offered(question: str) -> list[str]:
             if least <= len(items) <= 5:
                 return items
     return [match.group(1)] if (match := _OFFERED_ONE.search(question)) else []
+
+
+def without_offered(question: str) -> str:
+    """The question without the candidates it offers ("which environments? meta-world, atari, something else?" →
+    "which environments?"): the user's guesses, not what the question is about."""
+    for pattern in (_OFFERED, _EXAMPLES):
+        if (match := pattern.search(question)) and offered(question):
+            return (question[:match.start(1)] + question[match.end():]).strip() or question
+    return question
 
 
 def unheard(question: str, names: NameIndex) -> list[str]:

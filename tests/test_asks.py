@@ -483,3 +483,54 @@ def test_a_setting_is_stated_by_a_number_in_the_same_phrase(question: str, texts
     from rag.asks import unset
 
     assert unset(question, texts) == missing
+
+
+CATALYST = ("The resulting CatalystLLM significantly outperforms a wide array of state-of-the-art open-source and "
+            "closed-source models on CatalystBench.")
+
+
+@pytest.mark.parametrize("question, text, unnamed", [
+    ("Which closed-source models does CatalystLLM beat, by name?", CATALYST, True),
+    ("What LLMs did it outperform?", CATALYST, True),
+    ("What LLMs did it outperform?", "It outperforms MiniCPM and Phi models on X.", False),  # named, no digit
+    ("What LLMs did it outperform?", "TikZilla surpasses GPT-4o by 0.5 points.", False),
+    ("Which model is best?", CATALYST, False),  # not a question about what it beats
+])
+def test_the_models_a_paper_beats_are_named_only_where_its_abstract_names_them(question: str, text: str,
+                                                                               unnamed: bool) -> None:
+    from rag.asks import unrivalled
+
+    assert unrivalled(question, [text]) is unnamed
+
+
+@pytest.mark.parametrize("question, text, missing", [
+    ("What exact bit accuracy does SIGMark reach when frames are dropped?",
+     "SIGMark achieves very high bit-accuracy during extraction under temporal disturbances.", ["accuracy"]),
+    ("What exact bit accuracy does SIGMark reach?", "It keeps 98.5% bit accuracy under frame drops.", []),
+    ("What FID does it get?", "It reaches an FID of 2.1 on ImageNet.", []),
+    ("What FID does it get?", "Its sampling is fast.", []),  # never mentioned: ``unmeasured`` says so
+    ("Does it trade accuracy for speed?", "It keeps high accuracy.", []),  # asks no figure
+])
+def test_a_figure_asked_of_a_metric_is_stated_only_by_a_number_beside_it(question: str, text: str,
+                                                                          missing: list[str]) -> None:
+    from rag.asks import unscored
+
+    assert unscored(question, [text]) == missing
+
+
+@pytest.mark.parametrize("question, left", [
+    ("which environments? meta-world, atari, something else?", "which environments?"),
+    ("which base LLM did they use, qwen or llama?", "which base LLM did they use,"),
+    ("What is TRIM-KV?", "What is TRIM-KV?"),  # offers nothing
+])
+def test_a_question_without_the_candidates_it_offers(question: str, left: str) -> None:
+    from rag.unstated import without_offered
+
+    assert without_offered(question) == left
+
+
+def test_guesses_offered_after_a_one_paper_answer_stay_on_that_paper(engine) -> None:
+    # "meta-world" found the meta-optimization paper and "atari" Lyra's "gaming": the question left the paper.
+    _, answer = _chat(engine, "Tell me about Decision Pre-Trained Transformer",
+                      "which environments? meta-world, atari, something else?")
+    assert answer.refused and "Decision Pre-Trained Transformer" in answer.text and "atari" in answer.text
