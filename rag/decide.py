@@ -108,6 +108,16 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
     return decision
 
 
+def in_asked_order(decision: Decision, pieces: list[str]) -> None:
+    """A list offering alternatives ("papers on catalysis and on rainfall forecasting"): the papers retrieved first
+    for each alternative (``Hit.part``) in the order the question asks for them, in the places they hold, so that
+    "the first of those" is the catalysis paper; the others stay where they are."""
+    places = [i for i, (_, e) in enumerate(decision.chosen) if e.hit.part in pieces]
+    ordered = sorted((decision.chosen[i] for i in places), key=lambda item: pieces.index(item[1].hit.part))
+    for i, item in zip(places, ordered):
+        decision.chosen[i] = item
+
+
 def others_last(decision: Decision, discussed: list[str]) -> None:
     """"Which other papers …": the papers just discussed that fit too are listed last, said to be discussed above (a
     reader of "other" may count them in or out); refused when no other paper fits."""

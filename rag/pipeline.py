@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rag.alternatives import each_alternative, search_each
+from rag.alternatives import alternatives, each_alternative, search_each
 from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.named import others_than
 from rag.references import own_topic_words, points_back
@@ -235,8 +235,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``shape``, ``evidence`` and ``unknown_words``; writes ``decision`` and the retrieval time."""
     import time
 
-    from rag.decide import decide as decide_from_evidence
-    from rag.decide import decide_on_table, others_last
+    from rag.decide import decide as decide_from_evidence, decide_on_table, in_asked_order, others_last
     from rag.unstated import unless_offered, unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
@@ -283,6 +282,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         turn.decision.chosen = [(n, item) for (n, _), item in zip(turn.decision.chosen, chosen)]
         turn.decision.sentences_per_paper += len(parts) - 1
     if turn.shape.kind is QuestionKind.LIST and not turn.decision.refused:  # "Which other papers …"
+        in_asked_order(turn.decision, alternatives(turn.query))  # ("… on catalysis and on rainfall …")
         others_last(turn.decision, others_than(turn.question, turn.table))
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
 

@@ -146,3 +146,18 @@ def test_a_list_keeps_every_paper_holding_the_name_it_asks_for_however_weak_its_
     evidence = [_evidence("a", 0.299, names=["ImageNet"]), _evidence("b", 0.26, names=["ImageNet"]),
                 _evidence("c", 0.25)]
     assert _chosen(evidence, "list") == ["a", "b"]
+
+
+def test_a_list_offering_alternatives_lists_their_papers_in_the_order_asked() -> None:
+    from dataclasses import replace
+
+    from rag.decide import in_asked_order
+    from rag.types import Decision
+
+    rain, other, catalysis = _evidence("rain", 0.6), _evidence("other", 0.5), _evidence("cat", 0.4)
+    rain.hit, catalysis.hit = replace(rain.hit, part="rainfall forecasting"), replace(catalysis.hit, part="catalysis")
+    decision = Decision(refused=False, chosen=[(1, rain), (2, other), (3, catalysis)])
+    in_asked_order(decision, ["catalysis", "rainfall forecasting"])
+    assert [n for n, _ in decision.chosen] == [3, 2, 1]  # the other paper keeps its place
+    in_asked_order(decision, [])
+    assert [n for n, _ in decision.chosen] == [3, 2, 1]
