@@ -156,15 +156,18 @@ class TestResolve:
                                           "Moving on. Physics-constrained flow matching: what does that paper trade?",
                                           "on a different sci-ML note: flow matching with physical constraints",
                                           "Let's talk diffusion LLMs. can they beat AR models on speed?",
-                                          "Now I'm curious about referring segmentation. How do they handle pixels?"])
+                                          "Now I'm curious about referring segmentation. How do they handle pixels?",
+                                          "Next: code agents that verify their own code?"])
     def test_a_switch_refers_to_nothing_and_drops_its_marker(self, question) -> None:
         found = ref(question, [LIST])
         assert found.kind is ReferenceKind.SWITCH and not found.paper_ids
-        assert not found.question.lower().startswith(("new", "on a", "unrelated", "now", "totally", "moving", "let"))
+        assert not found.question.lower().startswith(("new", "on a", "unrelated", "now", "totally", "moving", "let",
+                                                      "next"))
         assert "curious" not in found.question
 
     def test_lets_talk_about_a_paper_on_the_table_is_no_switch(self) -> None:
         assert ref("Let's talk about the second one: what does it cache?", [LIST]).kind is not ReferenceKind.SWITCH
+        assert ref("Next one: what does it cache?", [LIST]).kind is not ReferenceKind.SWITCH  # the list's next
 
     @pytest.mark.parametrize("question", ["Which papers study protein folding with graph networks?",
                                           "What are the open problems in reward modelling that papers mention?"])
