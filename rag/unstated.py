@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
-from rag.asks import (asked_thing, unbased, uncounted, unmeasured, unnamed, unranked, unreleased, unrivalled,
-                      unscored, unset, unstated)
+from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstated
+from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
 
 if TYPE_CHECKING:

@@ -419,7 +419,7 @@ def test_a_list_offering_alternatives_finds_the_papers_of_each(engine) -> None:
 
 
 def test_a_metric_the_question_names_is_stated_only_where_an_abstract_names_it() -> None:
-    from rag.asks import unmeasured
+    from rag.figures import unmeasured
 
     assert unmeasured("whats its exact pass@1 on livecodebench", ["It evolves code for 20+ turns on LiveCodeBench."]) \
         == ["pass@1"]
@@ -432,7 +432,7 @@ def test_a_metric_the_question_names_is_stated_only_where_an_abstract_names_it()
 
 
 def test_which_model_did_best_is_unsaid_by_a_benchmark_naming_no_model(engine) -> None:
-    from rag.asks import unranked
+    from rag.figures import unranked
 
     benchmark = ["We introduce VeriEquivBench, a new benchmark; it remains a challenge for state-of-the-art LLMs."]
     assert unranked("which model scored best on it and what was the score?", ["VeriEquivBench"], benchmark)
@@ -453,7 +453,7 @@ def test_which_model_did_best_is_unsaid_by_a_benchmark_naming_no_model(engine) -
     ("any evidence it explores, rather than sharpening what the base model does?", "It improves Pass@k.", []),
 ])
 def test_a_base_model_is_stated_only_by_a_models_name(question: str, text: str, missing: list[str]) -> None:
-    from rag.asks import unbased
+    from rag.figures import unbased
 
     assert unbased(question, [text]) == missing
 
@@ -498,7 +498,7 @@ CATALYST = ("The resulting CatalystLLM significantly outperforms a wide array of
 ])
 def test_the_models_a_paper_beats_are_named_only_where_its_abstract_names_them(question: str, text: str,
                                                                                unnamed: bool) -> None:
-    from rag.asks import unrivalled
+    from rag.figures import unrivalled
 
     assert unrivalled(question, [text]) is unnamed
 
@@ -513,7 +513,7 @@ def test_the_models_a_paper_beats_are_named_only_where_its_abstract_names_them(q
 ])
 def test_a_figure_asked_of_a_metric_is_stated_only_by_a_number_beside_it(question: str, text: str,
                                                                           missing: list[str]) -> None:
-    from rag.asks import unscored
+    from rag.figures import unscored
 
     assert unscored(question, [text]) == missing
 
