@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rag.fields import field_query, field_terms
 from rag.question import choice_query
-from rag.tokens import content_words, topic_query
+from rag.tokens import content_words, stems, topic_query
 
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
@@ -98,8 +98,6 @@ def each_alternative(query: str, evidence: list[Evidence], retriever: HybridRetr
     sentence on Best-of-N fits the whole question loosely (a sentence with none of an alternative's own words is not
     scored by it)."""
     from rag.evidence import best_of, evidence_for
-
-    from rag.tokens import stems
 
     pieces = alternatives(query)
     if not pieces or not evidence:

@@ -17,6 +17,7 @@ from rag.properties import properties_asked, property_papers, property_query
 
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
+    from rag.retrieval.names import NameIndex
 
 _WORDS = {
     "chemistry": "chemistry chemical chemicals molecule molecules molecular catalyst catalysts catalysis catalytic "
@@ -60,7 +61,7 @@ def field_papers(question: str, retriever: HybridRetriever) -> tuple[set[str], s
     if not (fields := fields_asked(question)):
         return None
     words = [w for field in fields for w in _WORDS[field].split()]
-    found = {pid for w in words for pid in retriever.names.papers_mentioning(w)}
+    found = set().union(*(_using(field, retriever.names) for field in fields))
     return found, "a word of the field such as " + " or ".join(f"“{w}”" for w in dict.fromkeys(words[:4]))
 
 
@@ -72,10 +73,14 @@ def field_terms(question: str, retriever: HybridRetriever) -> dict[str, set[str]
     names = retriever.names
     if len(names.papers) >= names.decision.unknown_word_min_papers > 0:
         return {}
-    found = {FIELD + field: {pid for word in _WORDS[field].split() for pid in names.papers_mentioning(word)}
-             for field in fields_asked(question)}
+    found = {FIELD + field: _using(field, names) for field in fields_asked(question)}
     claimed = property_papers(question, retriever)  # (and the papers claiming a property it asks for)
     return found | ({FIELD + " and ".join(properties_asked(question)[0]): claimed} if claimed else {})
+
+
+def _using(field: str, names: NameIndex) -> set[str]:
+    """The indexed papers using any of the field's words, as whole words."""
+    return {pid for word in _WORDS[field].split() for pid in names.papers_mentioning(word)}
 
 
 FIELD = "field: "  # marks a field among a list's terms (``Evidence.terms_found``)

@@ -36,8 +36,8 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
         for piece in pieces if len(pieces) >= 2 else []:
             words = stems({w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS)
             named = stems({n.lower() for n in names_in(piece)})  # ("ARPG … a KV cache": ARPG, not TRIM-KV's cache)
-            overlap = {pid: (len(named & stems(title_words(pid))), len(words & stems(title_words(pid))))
-                       for pid in candidates if pid not in papers}
+            titles = {pid: stems(title_words(pid)) for pid in candidates if pid not in papers}
+            overlap = {pid: (len(named & title), len(words & title)) for pid, title in titles.items()}
             best = max(overlap, key=lambda pid: overlap[pid], default=None)
             if best is not None and overlap[best][1] > 0:
                 papers.append(best)

@@ -1,7 +1,8 @@
 """Properties a question asks papers to have, by a comparative or a verb ("faster", "speeding up", "cheaper",
-"smaller"): abstracts write a speedup ("3.72× speedup"), acceleration, latency, memory, cost, pruning or compression. Beside the question's other topic
-words ("making *generation* faster") they find the papers it asks for, which its words as written miss ("making
-generation faster": no abstract says "making", few say "faster"; MiniLM ranks such a loose topic poorly).
+"smaller"): abstracts write a speedup ("3.72× speedup"), acceleration, latency, memory, cost, pruning or
+compression. Beside the question's other topic words ("making *generation* faster") they find the papers it asks for,
+which its words as written miss ("making generation faster": no abstract says "making", few say "faster"; MiniLM ranks
+such a loose topic poorly).
 
 Hand-written word lists, like ``rag.fields`` (no offline package maps "faster" to "speedup"). A paper has the property
 when it claims it, not when it mentions it in passing ("competitive inference speed"): its title uses one of the
@@ -34,8 +35,8 @@ _PROPERTIES = {
 }
 _ASKED = {name: re.compile(asked, re.I) for name, (asked, _) in _PROPERTIES.items()}
 _WRITTEN = {name: re.compile(written, re.I) for name, (_, written) in _PROPERTIES.items()}
-_SAID = {"speed": ("faster", "speedup", "accelerate", "latency", "memory"), "cost": ("cheaper", "cost", "memory", "faster"),
-         "size": ("smaller", "compress", "prune", "quantize")}
+_SAID = {"speed": ("faster", "speedup", "accelerate", "latency", "memory"),
+         "cost": ("cheaper", "cost", "memory", "faster"), "size": ("smaller", "compress", "prune", "quantize")}
 _RATIO = re.compile(r"\d[\d.,]*\s*(?:×|x\b|times\b|%|percent\b|-?fold\b)", re.I)
 _HEDGES = frozenset("roughly approximately overall broadly generally mostly mainly".split())
 _CACHE: weakref.WeakKeyDictionary[HybridRetriever, dict] = weakref.WeakKeyDictionary()

@@ -39,10 +39,11 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     from rag.references import ReferenceKind, coverage
 
     papers = [retriever.papers[pid] for pid in reference.paper_ids if pid in retriever.papers]
-    # "… is there RL work where the model writes its own tests …?": a search for a paper; "its" is the model's
-    elsewhere = bool(_SEEKS.search(question)) or retriever.names.terms_elsewhere(
-        question, reference.paper_ids, settings.decision.list_phrase_share)
-    seeks = bool(_SEEKS.search(question))  # (a search for a paper, whatever detail it then asks of it)
+    # "… is there RL work where the model writes its own tests …?": a search for a paper (whatever detail it then asks
+    # of it); "its" is the model's
+    seeks = bool(_SEEKS.search(question))
+    elsewhere = seeks or retriever.names.terms_elsewhere(question, reference.paper_ids,
+                                                        settings.decision.list_phrase_share)
     return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
             and not wants_comparison(question) and (seeks or not asked_thing(question)) and elsewhere
             and not _THEIRS.search(question)
