@@ -86,9 +86,28 @@ class CorpusStats:
         for option in options:
             units = [u for u in (_trim(words(unit)) for unit in option.split()) if u and not set(u) <= FUNCTION_WORDS]
             if units:
-                found = set.intersection(*(self.with_phrase(u) for u in units))
-                about, phrased = about | found, phrased | (found & self.with_phrase(_trim(words(option))))
+                whole = _trim(words(option))
+                short = self.abbreviated(whole)  # "reinforcement learning" written "RL"
+                found = set.intersection(*(self.with_phrase(u) | self.spelled(u) for u in units)) | short
+                about = about | found
+                phrased |= (found & (self.with_phrase(whole) | self.spelled(whole))) | short
         return sorted(about), sorted(phrased), options
+
+    def spelled(self, unit: list[str]) -> set[int]:
+        """The papers writing a common acronym out ("LLMs" → "large language models", ``coref.COMMON_LONG``): an
+        abstract defines it once, if at all, and may only use a longer one of its own ("MLLMs")."""
+        from rag.coref import COMMON_LONG
+
+        long = COMMON_LONG.get(unit[0]) if len(unit) == 1 else None
+        return self.with_phrase(words(long)) if long else set()
+
+    def abbreviated(self, phrase: list[str]) -> set[int]:
+        """The papers writing the phrase as its common acronym ("reinforcement learning" → "RL")."""
+        from rag.coref import COMMON_LONG
+
+        stems = stem_words(phrase)
+        return set().union(*(self.with_phrase([short]) for short, long in COMMON_LONG.items()
+                             if stem_words(words(long)) == stems))
 
     def with_phrase(self, phrase: list[str]) -> set[int]:
         """The papers whose title or abstract has these words one after another, in any word form."""

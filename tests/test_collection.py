@@ -341,6 +341,15 @@ def test_a_topic_matches_in_any_word_form(engine) -> None:
     assert stats.mentions("monsoon") == ([], [], ["monsoon"])
 
 
+def test_a_common_acronym_matches_its_long_form_both_ways(engine) -> None:
+    stats = topics.stats_for(engine.retriever)
+    jigsaw = stats.ids.index("tBf2SUzfZw")  # "multimodal large language models (MLLMs)", never "LLMs"
+    assert jigsaw in stats.mentions("multimodal LLMs")[0]
+    assert jigsaw not in stats.mentions("multimodal RNNs")[0]
+    long, short = stats.mentions("reinforcement learning")[0], stats.mentions("RL")[0]
+    assert short == long  # a paper writing only "RL" counts for "reinforcement learning", and the other way
+
+
 def test_the_chart_rides_on_the_answer_and_survives_json_and_the_saved_history(engine) -> None:
     from rag.types import CollectionStats
     from ui.history import StoredTurn
@@ -371,6 +380,7 @@ def test_two_fields_joined_by_and_are_alternatives(topic: str, options: list[str
     ("What's new in combinatorial optimization and operations research in this collection?",
      "combinatorial optimization and operations research"),  # "operations research" is the field, kept whole
     ("What is new in diffusion research?", "diffusion"),
+    ("how many papers in the collection are about multimodal LLMs in general?", "multimodal LLMs"),
 ])
 def test_a_collection_topic_without_its_filler(question: str, topic: str) -> None:
     assert collection_intent(question).topic == topic
