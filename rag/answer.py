@@ -5,12 +5,15 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 
 from __future__ import annotations
 
+import re
+
 from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, LIST_DISCUSSED, NEAR_MISS,
                          NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER,
                          REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.properties import reports
+from rag.nearmiss import word_readings
 from rag.roles import Aspect, aspect
 from rag.tokens import content_words, stems
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
@@ -120,18 +123,23 @@ def comparison_text(plans: list[PaperPlan]) -> str:
     first, second = (_named_quote(p) for p in plans)
     rest = [_said(p, start=1) for p in plans if len(p.quotes) > 1]
     contrast = COMPARISON_CONTRAST[second.lower().startswith("by ")]  # not "By contrast, by setting …"
-    return "\n\n".join([f"{first} [{plans[0].n}] {contrast} {_lower(second)} [{plans[1].n}]", *rest])
+    return "\n\n".join([f"{first} [{plans[0].n}] {contrast} {_lower(second, plans[1])} [{plans[1].n}]", *rest])
 
 
 def _named_quote(plan: PaperPlan) -> str:
     """The plan's first quote, saying which paper it is about ("In RCPU, the authors …") unless it names it."""
     text = plan.quotes[0].text
-    return text if plan.name.lower() in text.lower() else f"In {plan.name}, {_lower(text)}"
+    return text if plan.name.lower() in text.lower() else f"In {plan.name}, {_lower(text, plan)}"
 
 
-def _lower(text: str) -> str:
-    """A sentence set after a comma: a common first word lower-cased ("The authors" → "the authors"), a name not."""
-    return text[:1].lower() + text[1:] if text.split(" ", 1)[0] in _COMMON_OPENERS else text
+def _lower(text: str, plan: PaperPlan) -> str:
+    """A sentence set after a comma: a common first word lower-cased ("The authors" → "the authors", "Focusing on"
+    → "focusing on"), a name not (an acronym, a word of the paper's name or title: "Tactic is …")."""
+    first = text.split(" ", 1)[0]
+    named = re.findall(r"[a-z0-9]+", f"{plan.name} {plan.evidence.hit.paper.title}".lower())
+    plain = first[1:].islower() and first.isalpha() and first.lower() not in named and bool(word_readings(
+        first.lower()))
+    return text[:1].lower() + text[1:] if first in _COMMON_OPENERS or plain else text
 
 
 _COMMON_OPENERS = frozenset("The They Their This These Those It Its In By To A An On For With Each Both Experiments "

@@ -101,7 +101,7 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
     of Whisper"); None for a word that only asks along ("How does Tactic pick …?")."""
     word = tokens[i]
     named = i > 0 and cased[i][:1].isupper()  # "Whisper" mid-sentence: a name, whatever it also means in English
-    readings = _readings(word)
+    readings = word_readings(word)
     noun = named or "NOUN" in readings
     if not noun and "ADJ" not in readings:
         return None
@@ -127,13 +127,13 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
 
 
 def _takes_object(word: str) -> bool:
-    return word.endswith("ing") or "VERB" in _readings(word)
+    return word.endswith("ing") or "VERB" in word_readings(word)
 
 
 def _modifies(word: str) -> bool:
     """A word that can stand before a head noun other than as a noun: "AI-generated speech", "watermark speech" (not
     "fact lookups", two nouns the abstract may just call otherwise)."""
-    readings = _readings(word)
+    readings = word_readings(word)
     return bool(readings & {"ADJ", "VERB"}) or (not readings and (word.endswith(("ed", "ing", "al", "ic", "ive"))
                                                     or any(c.isdigit() for c in word)))  # "4D human avatars"
 
@@ -159,7 +159,7 @@ def _asking() -> frozenset[str]:
     return frozenset(ENGLISH_STOP_WORDS | GENERIC_WORDS | FIGURE_WORDS | REFERENCE_WORDS | _ASKING_NOUNS)
 
 
-def _readings(word: str) -> set[str]:
+def word_readings(word: str) -> set[str]:
     """The parts of speech an English word can be (lemminflect's lexicon; empty for a word it does not know)."""
     from lemminflect import getAllLemmas
 
@@ -169,7 +169,7 @@ def _readings(word: str) -> set[str]:
 def _nounish(word: str) -> bool:
     """A word that can be a noun, a gerund ("speculative decoding", "speech watermarking"), or one the lexicon does
     not know (a name: "KV", "TRIM-KV")."""
-    readings = _readings(word)
+    readings = word_readings(word)
     return not readings or "NOUN" in readings or word.endswith("ing")
 
 

@@ -1,8 +1,6 @@
-"""The stages of one question, in order, each filling its part of the ``Turn``:
-
-understand → retrieve → gather evidence → decide (here), then write → check (``rag.generate``).
-Each stage is a short function over the turn; the logic it applies lives in its own module.
-"""
+"""The stages of one question, in order, each filling its part of the ``Turn``: understand → retrieve → gather
+evidence → decide (here), then write → check (``rag.generate``). Each stage is a short function over the turn; the
+logic it applies lives in its own module."""
 
 from __future__ import annotations
 
@@ -20,7 +18,7 @@ from rag.question import (analyse, choice_query, comparison_parts, names_in, rat
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
-from rag.subject import TITLED, about_elsewhere, titled_elsewhere
+from rag.subject import TITLED, about_elsewhere, in_titles, titled_elsewhere
 from rag.types import Hit, QuestionKind, Turn
 
 if TYPE_CHECKING:
@@ -117,7 +115,8 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
     elif (wants_comparison(turn.question) and retriever.names.names_elsewhere(turn.question, turn.on_table)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
-    elif (wants_comparison(turn.question) or bare_comparison(turn.question)) and len(turn.on_table) >= 2:
+    elif (wants_comparison(turn.question) or bare_comparison(turn.question) or turn.shape.kind is QuestionKind.COMPARISON
+          and len(turn.shape.names) < 2) and len(turn.on_table) >= 2:  # ("A and that model: what does each …?")
         turn.compare_ids = list(turn.on_table)
     elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
@@ -128,13 +127,13 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
 def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever) -> bool:
     """"How does it differ from Tactic?": the papers referred to against what this turn names."""
     titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
-    # Pieces that point back ("… compare to these two?", "How does its use of tools … differ") are the carried
-    # papers, already there; so is one whose names only they hold ("and vs vanilla LLaDA / Dream?" after D2F: what
-    # D2F's abstract compares itself with).
+    # Pieces that point back ("… compare to these two?", "How does its use of tools … differ") or call them by their
+    # titles' words are the carried papers, already there; so is one whose names only they hold ("and vs vanilla
+    # LLaDA / Dream?" after D2F: what D2F's abstract compares itself with).
     ids = set(carried)
-    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part)
-                      and not points_back(part) and not ((found := names_in(part)) and all(
-                          ids & set(retriever.names.papers_mentioning(n)) for n in found))]
+    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part) and not points_back(
+        part) and not in_titles(part, titles) and not ((found := names_in(part)) and all(
+            ids & set(retriever.names.papers_mentioning(n)) for n in found))]
     if len(parts) < 2 or len(parts) == len(titles):
         return False
     turn.carried, turn.follow_up = list(carried), True

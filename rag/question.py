@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from rag.coref import COMMON_LONG
 from rag.multilingual import needs_multilingual
 from rag.tokens import QUESTION_WORDS, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
@@ -56,10 +57,11 @@ _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work
                         r"where)\b", re.IGNORECASE)
 _COMPARE_WEAK = re.compile(r"\b(each|both|respectively)\b|分别|各自", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
+_PREAMBLE = re.compile(r"^[^:?.]{3,100}[:：]\s")
 # Where the papers being compared are separated from each other.
 _SEPARATORS = re.compile(
     r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
-_CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different "
+CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different "
                        "differently vs versus contrast each both way ways one".split())
 # Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
 # compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
@@ -81,8 +83,9 @@ def names_in(question: str) -> list[str]:
         if token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
                                                and not any(c.isdigit() for c in token)):
             continue
-        if "-" in token and not any(c.isupper() or c.isdigit() for c in token):
-            continue  # ordinary hyphenated words: "post-hoc", "long-context"
+        if "-" in token and all(part.isalpha() and part.islower() or part.lower().removesuffix("s") in COMMON_LONG
+                                for part in token.split("-")):
+            continue  # ordinary hyphenated words: "post-hoc", "long-context", "sci-ML", "diffusion-LLMs"
         found.append(token)
     return found
 
@@ -91,7 +94,7 @@ def comparison_parts(question: str) -> list[str]:
     """The pieces of a comparison's first clause that each point at one paper (those with topic words); the first
     clause naming several, after a preamble ("I have three papers open: the one on …, ARPG, and GtR. …")."""
     def pieces(clause: str) -> list[str]:
-        return [p.strip() for p in _SEPARATORS.split(clause) if [w for w in content_words(p) if w not in _CUE_WORDS]]
+        return [p.strip() for p in _SEPARATORS.split(clause) if [w for w in content_words(p) if w not in CUE_WORDS]]
 
     clauses = _CLAUSE_END.split(question, maxsplit=2)
     parts = pieces(clauses[0])
@@ -115,7 +118,7 @@ def comparison_context(question: str) -> str:
         rest = rest.replace(name, " ")
     if not content_words(rest):  # keyword_query would hand back the text itself
         return ""
-    return " ".join(w for w in keyword_query(rest).split() if w not in _CUE_WORDS)
+    return " ".join(w for w in keyword_query(rest).split() if w not in CUE_WORDS)
 
 
 # "… about text rather than images?": what a choice is not about.
@@ -148,7 +151,9 @@ def wants_comparison(question: str) -> bool:
 def analyse(question: str) -> QuestionShape:
     shape = QuestionShape(kind=QuestionKind.SINGLE, names=names_in(question),
                           multilingual=needs_multilingual(question))
-    if (_COMPARE.search(question) or (_COMPARE_WEAK.search(question) and len(shape.names) >= 2)) and not (
+    # (a weak cue compares two names, or the pieces a preamble sets out: "PBFM and that diffusion model: … in each?")
+    weak = _COMPARE_WEAK.search(question) and (len(shape.names) >= 2 or _PREAMBLE.match(question))
+    if (_COMPARE.search(question) or weak) and not (
             _ONE_PAPER.search(question) and len(shape.names) < 2):
         parts = comparison_parts(question)
         if len(parts) < 2 and len(shape.names) >= 2:

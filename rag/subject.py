@@ -21,6 +21,10 @@ _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+
 # "Does their method add any cost at inference time?": the method of the paper discussed, whoever else writes the words
 _THEIRS = re.compile(r"\b(?:their|its)\s+(?:proposed\s+)?(?:method|approach|model|framework|technique|system|"
                      r"algorithm)\b", re.IGNORECASE)
+# "another angle on the kv cache memory problem: learning each token's importance when it's created and evicting the
+# low ones?" after Tactic: a question describing its subject in this many topic words of its own, which the paper
+# searched first holds far more of than the papers referred to, is about that paper.
+DESCRIBING_WORDS, COVERED, COVERED_MORE = 5, 0.6, 0.3
 TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
 
 
@@ -43,8 +47,34 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     # of it); "its" is the model's
     seeks = bool(_SEEKS.search(question))
     elsewhere = seeks or retriever.names.terms_elsewhere(question, reference.paper_ids,
-                                                        settings.decision.list_phrase_share)
+                                                        settings.decision.list_phrase_share) or (
+        covered_elsewhere(question, papers, retriever))
     return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
             and not wants_comparison(question) and (seeks or not asked_thing(question)) and elsewhere
             and not _THEIRS.search(question)
             and coverage(question, papers) < settings.decision.min_table_coverage)
+
+
+def in_titles(part: str, titles: list[str]) -> bool:
+    """A compared piece calling a paper already compared by its title's words ("contrast the referring segmentation
+    paper with …" after AMLRIS, "… for Referring Image Segmentation"): that paper, not another to search for."""
+    from rag.question import CUE_WORDS
+    from rag.references import own_topic_words
+    from rag.tokens import content_words, stems
+
+    own = stems(own_topic_words(part) - CUE_WORDS)
+    return bool(own) and any(own <= stems(content_words(title)) for title in titles)
+
+
+def covered_elsewhere(question: str, papers: list[Paper], retriever: HybridRetriever) -> bool:
+    """The question describes its subject in ``DESCRIBING_WORDS`` or more topic words of its own, and the paper
+    retrieved first for it is none of ``papers`` and holds ``COVERED`` of them, ``COVERED_MORE`` more than they do."""
+    from rag.references import coverage, own_topic_words
+
+    if len(own_topic_words(question)) < DESCRIBING_WORDS or not papers:
+        return False
+    first = next(iter(retriever.search(question, 1)), None)
+    if first is None or first.paper.paper_id in {p.paper_id for p in papers}:
+        return False
+    found = coverage(question, [first.paper])
+    return found >= COVERED and found - coverage(question, papers) >= COVERED_MORE

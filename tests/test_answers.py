@@ -196,3 +196,15 @@ def test_question_set_on_the_seeds_stays_above_its_floor(seed_index) -> None:
               "citation_recall": 0.93, "ooc_refused": 0.70, "answer_contains": 0.45}
     assert {name: round(summary[name], 3) for name in floors if summary[name] < floors[name]} == {}
     assert summary["false_refusal"] <= 0.05
+
+
+def test_a_plain_word_opening_a_sentence_after_a_comma_is_lower_cased_but_a_name_is_not() -> None:
+    from rag.answer import _lower
+    from rag.plan import PaperPlan
+    from rag.types import Evidence, Hit, Paper
+
+    paper = Paper("tactic", "Tactic: Adaptive Sparse Attention", "Tactic is a method.", "test:1")
+    plan = PaperPlan(1, Evidence(Hit(paper, 1.0), []), [])
+    assert _lower("Focusing on central vision helps.", plan) == "focusing on central vision helps."
+    assert _lower("Tactic selects tokens.", plan) == "Tactic selects tokens."  # an English word, but its name
+    assert _lower("SIGMark embeds a mark.", plan) == "SIGMark embeds a mark."

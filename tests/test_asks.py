@@ -187,6 +187,8 @@ class TestConversations:
         assert names.papers_mentioning_version("dLLM") == ["t5uLZSRjhF"]  # (what a refusal checks: D2F's "dLLMs")
         # a phrase of ordinary words, hyphenated, is no name
         assert names.missing_names(["LM-is-secretly-a-reward-model", "sci-ML"]) == ["sci-ML"]
+        # the start of an indexed name, written apart from its suffix ("VeriEquiv Bench"), is no unknown name
+        assert names.missing_names(["VeriEquiv", "VeriQuokka"]) == ["VeriQuokka"]
         (answer,) = _chat(engine, "anything here on small LMs as verifiers for test-time scaling?")
         assert not answer.refused and answer.citations[0].paper_id == "tBkLWfmugI"
 

@@ -114,3 +114,41 @@ def test_a_short_acronym_names_a_paper_on_the_table(engine) -> None:
                     "For the operations research one: what dataset did they build?",
                     "Now RGM: how many extra parameters does it need for trajectory scoring?")
     assert not rgm.refused and cited(rgm) == ["tF56uyxdDy"] and "50M" in rgm.text
+
+
+def test_a_compared_piece_calling_the_carried_paper_by_its_title_words_is_not_searched_again(engine) -> None:
+    *_, compared = _chat(engine, "Which of the papers are about visual perception or representation learning?",
+                         "contrast the referring segmentation paper with the central vision one: how much "
+                         "supervision does each rely on?")
+    assert set(cited(compared)) == {"tAfew5gRmm", "h318bc0fb82e2"}  # AMLRIS and Temporal Slowness, no third paper
+
+
+
+def test_a_preamble_setting_out_two_papers_before_each_is_a_comparison(engine) -> None:
+    compared, = _chat(engine, "PBFM and the multi-channel diffusion model: what is the core technical idea in each?")
+    assert set(cited(compared)) == {"hfebd26d11d8c", "h46b75c8bd2fb"}
+    assert "By contrast" in compared.text.split("\n\n")[0]  # one comparison, not two separate summaries
+
+
+def test_a_pronoun_question_describing_another_papers_subject_is_a_switch(engine) -> None:
+    *_, switched, follow = _chat(engine, "Tactic (the sparse attention paper) - how does it decide which tokens to "
+                                         "attend to?",
+                                 "another angle on the kv cache memory problem: learning each token's importance "
+                                 "when it's created and evicting the low ones?",
+                                 "what benchmarks did they run it on")
+    assert cited(switched) == ["qCaq3jGb0S"] and cited(follow) == ["qCaq3jGb0S"]  # TRIM-KV, then still TRIM-KV
+    assert "LongMemEval" in follow.text
+
+
+def test_a_fields_common_acronym_names_no_paper_on_the_table(engine) -> None:
+    *_, switched = _chat(engine, "is there a rainfall forecasting model for europe in here, what horizon",
+                         "Which papers use reinforcement learning?",
+                         "representation learning for value-based RL that also helps with exploration - what "
+                         "condition is it derived from?")
+    assert cited(switched) == ["tHmiydOQhn"] and "Inherent Bellman Error" in switched.text  # not TikZilla's "RL"
+
+
+def test_a_hyphenated_descriptor_with_a_common_acronym_is_no_unknown_name(engine) -> None:
+    answer, = _chat(engine, "any sci-ML paper that speeds up generating training data for neural eigenvalue "
+                            "solvers?")
+    assert not answer.refused and cited(answer)[0] == "h1e8e4225be0d"  # not "I could not find “sci-ML” …"

@@ -43,6 +43,9 @@ class TestShapes:
         # With one name, an unnamed piece may be the other paper's description: kept.
         ("How does SIGMark differ from the post-hoc provenance method for image autoregressive models?",
          ["How does SIGMark differ", "the post-hoc provenance method for image autoregressive models"]),
+        # "each" with one name: the pieces a preamble sets out before its colon.
+        ("PBFM and that multi-channel diffusion model: what is the core technical idea in each?",
+         ["PBFM", "that multi-channel diffusion model"]),
     ])
     def test_comparisons_split_into_one_piece_per_paper(self, question: str, parts: list[str]) -> None:
         shape = analyse(question)
@@ -61,6 +64,7 @@ class TestShapes:
     @pytest.mark.parametrize("question", [
         "What is TRIM-KV?",
         "Does training on each frame separately help?",  # "each" alone is not a comparison
+        "Visual Jigsaw: what does each modality add?",  # …nor after a preamble naming one thing
         "Which models and datasets was it evaluated on?",  # not a request for a list of papers
     ])
     def test_single_paper_questions(self, question: str) -> None:

@@ -193,7 +193,14 @@ class NameIndex:
         return [name for name in names if absent(name) and not (re.fullmatch(_ACRONYM + "s", name)
                                                                 and not absent(name[:-1]))
                 and not (re.fullmatch(_ACRONYM, name) and not absent(name + "s"))
-                and not self._in_longer_acronym(name)]
+                and not self._in_longer_acronym(name) and not self._begins_name(name)]
+
+    def _begins_name(self, name: str) -> bool:
+        """"VeriEquiv" (written "VeriEquiv Bench") where the abstracts write "VeriEquivBench": a name of six or more
+        letters that begins an indexed word a few letters longer (a suffix such as "Bench", "Net", "V2")."""
+        token = name.lower()
+        return len(token) >= 6 and any(w.startswith(token) and len(w) <= len(token) + 6
+                                       for w in self.bm25.vocabulary)
 
     def _in_longer_acronym(self, name: str) -> bool:
         """"LMs" where the abstracts write "sLMs" or "LLMs": a short acronym (two to four capitals, perhaps plural) is
