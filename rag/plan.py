@@ -30,7 +30,12 @@ CUE_BONUS = 0.06
 # saying what the authors found, not by one restating the question: their cues count more.
 STRONG_CUE_BONUS = 0.15
 _NAMED_THING = re.compile(NAMED_THING)
+# "The authors benchmark their method across three representative PDE benchmarks." answers "benchmarks?" too. (Here,
+# not in ``roles.ASPECT_CUES``: an edit there makes every index's stored roles stale.)
+_DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
+                       r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b")
 _LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
+REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
 # the lead's fit
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
@@ -73,7 +78,7 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score += WHICH_BONUS
     elif its_role in roles:
         score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
-    cue = ASPECT_CUES.get(wanted)
+    cue = _DATA_CUE if wanted is Aspect.DATA else ASPECT_CUES.get(wanted)
     # (Not in a link: "…/anonymous-llm-pruning-D884/" names no model.)
     # (The field's background holds what a problem question's cues look for: why the work is needed.)
     if (cue is not None and (its_role is not Role.BACKGROUND or wanted is Aspect.PROBLEM)
@@ -114,6 +119,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             and not releases(s.text)]  # where the code is: only as the lead, when asked
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
+    if reports is not None and count:  # "speedup?": each sentence reporting it ("… 5.14x decode attention speedup",
+        # "… an overall 1.51x end-to-end inference speedup"), not only the one fitting the question best
+        rest += [s for s in ranked if reports(s.text) and s is not lead and s not in rest][:REPORTED]
     # "Which models did they prune?" is answered by the sentence naming them ("Llama-7B and Llama-2-13B"), whichever
     # sentences echo the question's other words.
     if wanted is Aspect.DATA and not any(_NAMED_THING.search(_LINK.sub("", s.text)) for s in [lead, *rest]):
