@@ -1,7 +1,6 @@
-"""Questions about the collection as a whole ("What research areas are represented?", "How many papers deal with
-diffusion models?", "What is new in test-time scaling?"): ``collection_intent`` tells them from questions about papers
-(rules over the words; given the retriever, whether a name in them identifies a paper), ``answer_collection`` answers
-them from the index's own statistics (``rag.topics``) with counts and cited example papers."""
+"""Questions about the collection as a whole ("Which research areas?", "How many papers deal with diffusion?"):
+``collection_intent`` tells them from questions about papers (rules over the words, and whether a name identifies a
+paper), ``answer_collection`` answers from the index's statistics (``rag.topics``) with counts and cited examples."""
 
 from __future__ import annotations
 
@@ -58,10 +57,11 @@ _COUNT = re.compile(rf"^(?:how\s+many|(?:what\s+is\s+)?the\s+(?:number|count|sha
 _COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|here|in\s+here|accepted|indexed|included|"
                            rf"(?:in|from|of)\s+{_COLL})"
                            rf"\b[\s,]*|(?:does|do)\s+{_COLL}\s+(?:have|contain|include)\b\s*|{_ROUGHLY}[\s,]*)+")
-# What papers do with the topic ("deal with", "are about", "use", "on"): a word (and a particle), not "does" or "cited".
+# What papers do with the topic ("deal with", "are about", "do 3D …"): not "cited", nor "does" before its subject
 _VERB = re.compile(r"(?i)(?:(?:are|is|were)\s+(?=(?:about|on|into|related|concerned|focused|based|built|devoted|mostly|"
-                   r"mainly|all|\w+ing)\b)|that\s+)?(?!(?:does|do|did|has|had|can|will|would|cite|cited|written|"
-                   r"published|authored|by|than|per|each|in|from)\b)[a-z]+(?:\s+(?:with|on|to|at|into|about))?\s+")
+                   r"mainly|all|\w+ing)\b)|that\s+)?(?!(?:does|do)\s+(?:(?-i:[A-Z])|(?:they|it|we|you|the|"
+                   r"th(?:ese|ose|is|at|eir)|its)\b)|(?:did|has|had|can|will|would|cite|cited|written|published|"
+                   r"authored|by|than|per|each|in|from)\b)[a-z]+(?:\s+(?:with|on|to|at|into|about))?\s+")
 _TRENDS = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:main|major|key|biggest|dominant|emerging|current|recent|common|overall|general|important|notable|"
     r"prevailing|hot|latest|big)\s+(?:research\s+)?(?:trends?|themes?|directions?)\b"
@@ -177,8 +177,7 @@ class _Writer:
     def __init__(self, stats: CorpusStats, retriever: HybridRetriever, vector: np.ndarray | None) -> None:
         self.stats, self.retriever, self.vector, self.papers = stats, retriever, vector, stats.papers
         self.everyone = list(range(stats.size))
-        self.citations: list[Citation] = []
-        self.sources: list[Source] = []
+        self.citations, self.sources = list[Citation](), list[Source]()
         self.quoted: dict[str, list[str]] = {}
 
     def areas(self, _: None) -> Part:
@@ -197,14 +196,8 @@ class _Writer:
             return ([prompts.COLLECTION_TOTAL.format(total=self.stats.size), self.area_summary(groups)],
                     groups, [], "every indexed paper, by its primary area")
         matched, lines, method = self.mentions(topic)
-        phrased = [m for m in self.stats.mentions(topic)[1] if m in matched]
-        # Examples: those using the topic as one phrase first (the clearest fits), then the nearest of the others.
-        rest = [m for m in matched if m not in phrased]
-        every = len(matched) <= ALL_LISTED
-        most = len(matched) if every else EXAMPLES
-        groups = self.by_area(matched, cluster_rest=False)
-        examples = (self.nearest(phrased, most) + self.nearest(rest, most))[:most]
-        head = prompts.COLLECTION_ALL if every else prompts.COLLECTION_EXAMPLES
+        groups, examples = self.by_area(matched, cluster_rest=False), self.examples(topic, matched)
+        head = prompts.COLLECTION_ALL if len(matched) <= ALL_LISTED else prompts.COLLECTION_EXAMPLES
         lines += [self.area_summary(groups), head if examples else ""]
         return [*lines, *(f"- {self.cite(m, True)}" for m in examples)], groups, matched, method
 
@@ -220,10 +213,17 @@ class _Writer:
             lines += [prompts.COLLECTION_TOPIC_THEMES, *self.group_lines(groups, True)]
             method += "; themes: k-means clusters of their mean sentence vectors"
         else:
-            groups, examples = self.by_area(matched, cluster_rest=False), self.nearest(matched)
+            groups, examples = self.by_area(matched, cluster_rest=False), self.examples(topic, matched)
             lines += [prompts.COLLECTION_TOPIC_LIST if examples else "", *(f"- {self.cite(m, True)}" for m in examples)]
         lines += [self.area_summary(self.by_area(matched, False)), self.keywords(matched)]
         return lines, groups, matched, method
+
+    def examples(self, topic: str, matched: list[int]) -> list[int]:
+        """Every paper matched when there are few (``ALL_LISTED``), else ``EXAMPLES`` of them: those using the topic as
+        one phrase first (the clearest fits), then the nearest of the others."""
+        most = len(matched) if len(matched) <= ALL_LISTED else EXAMPLES
+        phrased = [m for m in self.stats.mentions(topic)[1] if m in matched]
+        return (self.nearest(phrased, most) + self.nearest([m for m in matched if m not in phrased], most))[:most]
 
     def mentions(self, topic: str, phrase: bool = False) -> tuple[list[int], list[str], str]:
         """The papers about the topic (``phrase``: those using it as one phrase, if enough for themes), what says so."""
