@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rag.alternatives import alternatives, each_alternative, search_each
 from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.named import others_than
-from rag.references import own_topic_words, points_back
+from rag.references import REFERENCE_WORDS, own_topic_words, points_back
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
@@ -115,8 +115,8 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
     elif (wants_comparison(turn.question) and retriever.names.names_elsewhere(turn.question, turn.on_table)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
-    elif (wants_comparison(turn.question) or bare_comparison(turn.question) or turn.shape.kind is QuestionKind.COMPARISON
-          and len(turn.shape.names) < 2) and len(turn.on_table) >= 2:  # ("A and that model: what does each …?")
+    elif (wants_comparison(turn.question) or bare_comparison(turn.question) or turn.shape.kind is  # ("A and that
+          QuestionKind.COMPARISON and len(turn.shape.names) < 2) and len(turn.on_table) >= 2:  # one: … each?")
         turn.compare_ids = list(turn.on_table)
     elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
@@ -189,7 +189,7 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
     ranked against the question (a compared paper's against its own piece of the question)."""
-    from rag.evidence import gather_evidence
+    from rag.evidence import best_of, evidence_for, gather_evidence
     from rag.fields import field_terms
     from rag.tokens import content_words, without_where
     names, sentences = retriever.names, retriever.sentences
@@ -202,16 +202,17 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     if len(own_topic_words(turn.query)) <= 2:
         query = retriever.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
     # A follow-up with topic words of its own ("how do they keep the noise distribution intact?") was searched for
-    # with the earlier turns' words; its sentences are ranked for its own.
+    # with the earlier turns' words; its sentences are ranked for its own (on the table's, "benchmarks?": by both).
     if turn.follow_up and not turn.compare_ids and len(own_topic_words(turn.question)) >= 2:
-        query = turn.corrected_question
-        vector = retriever.encoder.embed_query(query)
+        query, vector = turn.corrected_question, retriever.encoder.embed_query(turn.corrected_question)
     asked = TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
     if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
         query, vector = asked, retriever.encoder.embed_query(asked)
     # A turn about papers on the table (not refused for a weak match) may read "calibration-free" as "calibration".
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
+    if turn.on_table and not turn.compare_ids and content_words(own := turn.corrected_question) - REFERENCE_WORDS:
+        turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
     # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)

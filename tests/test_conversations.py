@@ -152,3 +152,12 @@ def test_a_hyphenated_descriptor_with_a_common_acronym_is_no_unknown_name(engine
     answer, = _chat(engine, "any sci-ML paper that speeds up generating training data for neural eigenvalue "
                             "solvers?")
     assert not answer.refused and cited(answer)[0] == "h1e8e4225be0d"  # not "I could not find “sci-ML” …"
+
+
+def test_a_fragment_about_the_paper_on_the_table_is_ranked_by_its_own_words(engine) -> None:
+    *_, fragment = _chat(engine, "are there generative models that satisfy physical constraints without costly "
+                                 "corrections at inference time?",
+                         "how do they avoid hand-balancing the physics loss against the generative one",
+                         "benchmarks?")
+    assert cited(fragment) == ["hfebd26d11d8c"]  # PBFM, still
+    assert "three representative PDE benchmarks" in fragment.text.split(" [1]")[0]  # first, not the last turn's answer
