@@ -192,17 +192,16 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     from rag.evidence import best_of, evidence_for, gather_evidence
     from rag.fields import field_terms
     from rag.tokens import content_words, without_where
-    names, sentences = retriever.names, retriever.sentences
-    weight = settings.answer.lexical_weight
+    names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
     named_papers = {n: names.papers_mentioning(n) for n in names.distinctive_names(turn.query)}
-    # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym
-    # is most of the topic ("any other RL papers?"): beside other words, "LLMs" spelled out let any paper on large
-    # language models pass a list's cut.
+    # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym is
+    # most of the topic ("any other RL papers?"): beside other words, "LLMs" spelled out let any LLM paper pass a list.
     query, vector = turn.query, turn.vector
     if len(own_topic_words(turn.query)) <= 2:
         query = retriever.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
     # A follow-up with topic words of its own ("how do they keep the noise distribution intact?") was searched for
-    # with the earlier turns' words; its sentences are ranked for its own (on the table's, "benchmarks?": by both).
+    # with the earlier turns' words; its sentences are ranked for its own (on the table's, "benchmarks?": by both, but
+    # a choice's, whose query is its own words already, and without title words that found the paper, as below).
     if turn.follow_up and not turn.compare_ids and len(own_topic_words(turn.question)) >= 2:
         query, vector = turn.corrected_question, retriever.encoder.embed_query(turn.corrected_question)
     asked = TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
@@ -211,7 +210,8 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # A turn about papers on the table (not refused for a weak match) may read "calibration-free" as "calibration".
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
-    if turn.on_table and not turn.compare_ids and content_words(own := turn.corrected_question) - REFERENCE_WORDS:
+    own = "" if turn.shape.kind is QuestionKind.CHOICE else TITLED.sub(" ", turn.corrected_question)  # (choice: own)
+    if turn.on_table and not turn.compare_ids and content_words(own) - REFERENCE_WORDS:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
     # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").

@@ -62,7 +62,7 @@ _PREAMBLE = re.compile(r"^[^:?.]{3,100}[:：]\s")
 _SEPARATORS = re.compile(
     r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
 CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different "
-                       "differently vs versus contrast each both way ways one".split())
+                      "differently vs versus contrast each both way ways one".split())
 # Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
 # compounds with a capital (TRIM-KV, OR-PRM). Used to tell "asks about a named thing" from topic words.
 _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:\.[0-9]+\w*)*"
