@@ -123,7 +123,6 @@ def test_a_compared_piece_calling_the_carried_paper_by_its_title_words_is_not_se
     assert set(cited(compared)) == {"tAfew5gRmm", "h318bc0fb82e2"}  # AMLRIS and Temporal Slowness, no third paper
 
 
-
 def test_a_preamble_setting_out_two_papers_before_each_is_a_comparison(engine) -> None:
     compared, = _chat(engine, "PBFM and the multi-channel diffusion model: what is the core technical idea in each?")
     assert set(cited(compared)) == {"hfebd26d11d8c", "h46b75c8bd2fb"}
