@@ -28,6 +28,13 @@ COMMON_LONG = {"rl": "reinforcement learning", "ml": "machine learning", "llm": 
                "rnn": "recurrent neural network", "gan": "generative adversarial network",
                "vae": "variational autoencoder", "moe": "mixture of experts", "sft": "supervised fine-tuning",
                "ssl": "self-supervised learning", "pde": "partial differential equation"}
+
+
+def common_acronym(word: str) -> bool:
+    """A field's common acronym (``COMMON_LONG``), in any case, singular or plural ("RL", "LLMs", "ML")."""
+    return word.lower().removesuffix("s") in COMMON_LONG
+
+
 # "this benchmark", "our framework", "the proposed method": the paper's own contribution, by its kind.
 _OWN = re.compile(r"\b(?:this|our|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:method|approach|framework|model|benchmark|"
                   r"dataset|algorithm|system|technique|strategy|pipeline|architecture|suite|agent|tool)s?\b",

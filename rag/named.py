@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.coref import COMMON_LONG
+from rag.coref import common_acronym
 from rag.tokens import QUESTION_WORDS
 from rag.types import Shown
 
@@ -65,8 +65,8 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     # leaves out as it does "LLM": here only a table paper's own name can match it).
     named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
              + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", question))
-    # (a field's common acronym, "RL", "LLMs", names no paper: ``coref.COMMON_LONG``)
-    named = [n for n in named if n.lower().removesuffix("s") not in COMMON_LONG]
+    # (a field's common acronym, "RL", "LLMs", names no paper)
+    named = [n for n in named if not common_acronym(n)]
     wanted = stems({w.lower() for w in [*called_as.split(), *named]} - QUESTION_WORDS)
     # "the OR one": an acronym in capitals that is a common word in lower case, and part of a hyphenated name
     # ("OR-PRM").

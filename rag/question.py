@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rag.coref import COMMON_LONG
+from rag.coref import common_acronym
 from rag.multilingual import needs_multilingual
 from rag.tokens import QUESTION_WORDS, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
@@ -83,8 +83,7 @@ def names_in(question: str) -> list[str]:
         if token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
                                                and not any(c.isdigit() for c in token)):
             continue
-        if "-" in token and all(part.isalpha() and part.islower() or part.lower().removesuffix("s") in COMMON_LONG
-                                for part in token.split("-")):
+        if "-" in token and all(part.isalpha() and part.islower() or common_acronym(part) for part in token.split("-")):
             continue  # ordinary hyphenated words: "post-hoc", "long-context", "sci-ML", "diffusion-LLMs"
         found.append(token)
     return found
