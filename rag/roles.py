@@ -101,6 +101,18 @@ _THIS_ONE = re.compile(r"\b(?:this|the\s+proposed)\s+(?:new\s+|novel\s+)?(?:benc
 _FIRST_PERSON = re.compile(rf"\b(?:{_WE}|our|us)\b", re.IGNORECASE)
 
 
+_CUES = (_METHOD, _RESULT, _PROBLEM, _WE_DO, _STRONG_RESULT, _PRIOR_WORK, _PROPOSES, _RELEASE, _CONTRAST,
+         _FIRST_PERSON, _THIS_ONE)
+
+
+def cues(text: str) -> list[float]:
+    """Which of the rules' cue patterns the sentence holds (each 0 or 1, whichever rule wins), whether it opens with
+    its own subject ("It supports …"), holds a figure, and its length: inputs of ``role_model`` beside the winning
+    role, so a sentence with both a problem and a result cue is weighed by both. No words of the topic."""
+    return [*(float(bool(c.search(text))) for c in _CUES), float(bool(_ITS_OWN.match(_ADDING.sub("", text)))),
+            float(bool(re.search(r"\d", text))), min(len(text.split()), 60) / 60]
+
+
 def role(text: str, position: int, name: str = "") -> Role:
     """The sentence's role in its abstract (``position``: 0 for the abstract's first sentence; ``name``: what the
     paper calls its method, if known: a sentence with it as a word says what the method does or achieves).
@@ -208,7 +220,8 @@ _ASPECTS = (
                                r"by\s+how\s+much|what\s+(?:figure|number)|beats?|compared\s+(?:to|with)\s+baselines?|"
                                r"fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
-                               r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|obtain|report|get|score))"
+                               r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|report|score|(?:obtain|get)"
+                               r"(?![^?.]*\bfrom\b)))"  # (not "where does each get its training signal from?")
                                r"\b", re.I)),
     # "Why does provenance tracing matter?": why the work is needed, which the motivation says, not a finding.
     (Aspect.PROBLEM, re.compile(r"^\W*(?:\w+\s*,\s*)?why\b.*\b(?:matters?|important|needed|necessary|crucial|worth\w*)"

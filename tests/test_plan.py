@@ -67,6 +67,8 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("How does D2F make diffusion LLMs faster?", Aspect.METHOD),  # "how does it make … faster": the mechanism
     ("How does it fare against GPT-4o?", Aspect.RESULT),
     ("How does Omni-View do on VSI-Bench?", Aspect.RESULT),
+    ("What accuracy does it get on GSM8K?", Aspect.RESULT),
+    ("where does each get its step-level training signal from?", Aspect.METHOD),  # a source, not a score
     ("Which models and datasets?", Aspect.DATA),
     ("Why do implicit reward models generalize worse?", Aspect.WHY),
     ("What problem does RCPU solve?", Aspect.PROBLEM),

@@ -56,11 +56,13 @@ def bench_roles(paths: list[Path], out: Path | None = None, fit: bool = False) -
     if fit:
         dev = [items for items in abstracts if str(items[0].get("half", "")).startswith("dev")]
         role_model.WEIGHTS.write_text(json.dumps(role_model.fit(
-            [([rules[id(i)] for i in items], [Role(i["role"]) for i in items]) for items in dev])) + "\n")
+            [([i["sentence"] for i in items], [rules[id(i)] for i in items], [Role(i["role"]) for i in items])
+             for items in dev])) + "\n")
         role_model.reload()
         print(f"fitted on {sum(map(len, dev))} dev sentences, wrote {role_model.WEIGHTS}")
     weighed = {id(item): r for items in abstracts
-               for item, r in zip(items, role_model.weigh([rules[id(i)] for i in items]))}
+               for item, r in zip(items, role_model.weigh([rules[id(i)] for i in items],
+                                                                [i["sentence"] for i in items]))}
     result: dict[str, Any] = {}
     for half in ("all", *sorted({str(item.get("half", "all")) for item in labels} - {"all"})):
         chosen = [item for item in labels if half == "all" or item.get("half") == half]
