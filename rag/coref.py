@@ -133,3 +133,31 @@ def implied_words(sentence: str, words: set[str], wanted: set[str], defined: dic
     if name and _OWN.search(sentence):
         extra |= content_words(name) & wanted
     return extra - words
+
+
+# "what about small LMs acting as verifiers, what kind of tasks do they struggle with": "they" are the small LMs, named
+# in an earlier clause of the same question by a plural noun of the user's own (no "these", "the", "both" before it).
+_CLAUSE = re.compile(r"[,;:?!–—]|\s-\s|\band\b", re.IGNORECASE)
+_WEAK_PRONOUN = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
+_DETERMINERS = frozenset("the these those both all its their his her our my your two three four each which what".split())
+
+
+def named_before_pronoun(question: str) -> bool:
+    """The question's first "they"/"them"/"their" follows, in an earlier clause, a plural noun the user described
+    with a word of their own and nothing pointing back ("small LMs", "diffusion models"; not "images", "the
+    results"): the pronoun's antecedent is in the question itself."""
+    from rag.references import REFERENCE_WORDS
+    from rag.tokens import content_words
+
+    pronoun = _WEAK_PRONOUN.search(question)
+    if pronoun is None:
+        return False
+    clauses = _CLAUSE.split(question[: pronoun.start()])
+    for clause in clauses[:-1]:  # (not the pronoun's own clause: "which benchmarks do they use?")
+        words = re.findall(r"[\w-]+", clause.lower())
+        for i, word in enumerate(words):
+            if (len(word) >= 3 and word.endswith("s") and not word.endswith("ss") and word in content_words(clause)
+                    and word not in REFERENCE_WORDS and i and words[i - 1] not in _DETERMINERS
+                    and words[i - 1] in content_words(clause)):  # a described thing ("small LMs"), not "images"
+                return True
+    return False

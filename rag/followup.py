@@ -134,3 +134,27 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     mine = evidence_for(without_offered(turn.corrected_question), [Hit(retriever.papers[last.listed[0]], 0.0)],
                         retriever, weight)
     return bool(mine) and mine[0].best_score >= d.chosen[0][1].best_score - STAY_MARGIN
+
+
+# "What about MaskCO, how fast is it?": a question of its own after "what about", not a fragment to complete.
+_OWN_QUESTION = re.compile(r"[,;:–—-]\s*(?:so\s+|and\s+)?(?:what|how|which|why|where|when|who|do|does|did|is|are|can)\b",
+                           re.IGNORECASE)
+
+
+def complete_ellipsis(rest: str, previous: str) -> str:
+    """"What about MaskCO?" after "What speedup does ARPG report?" → "What speedup does MaskCO report?": the
+    previous question with its named thing replaced; without one, the new words joined to it."""
+    from rag.question import names_in
+
+    rest = rest.strip().rstrip("?").strip()
+    # "what about small LMs as verifiers, what tasks do they struggle with?": its own; "and for video, what got
+    # better?" asks the last one's again, for video.
+    if _OWN_QUESTION.search(rest) and not re.match(r"(?:for|in|on|with|at|under)\b", rest, re.IGNORECASE):
+        return f"{rest}?"
+    names = names_in(previous)
+    if names and names_in(rest):
+        return previous.replace(names[0], rest, 1)
+    pronoun = re.search(r"\b(?:it|they|this (?:method|paper|approach|model))\b", previous, re.IGNORECASE)
+    if pronoun and names_in(rest):  # "What speedup does it report?" + "MaskCO"
+        return previous[: pronoun.start()] + rest + previous[pronoun.end():]
+    return f"{previous.rstrip('?').strip()} {rest}?"

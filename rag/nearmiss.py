@@ -74,7 +74,12 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
         return (word in topic and not word.isdigit() and bool(bm25.tokens(word)) and not held(i)
                 and not _part_of(word, held_words)
                 and not (singular and set(bm25.tokens(singular) or ["-"]) <= held_stems)
-                and not spelled_out(singular or word))
+                and not spelled_out(singular or word) and not made_by_held(word))
+
+    def made_by_held(word: str) -> bool:  # "LLM-written code", "transformer-based": how a held thing takes part
+        head, _, tail = word.rpartition("-")
+        return bool(head) and tail.endswith(("ed", "en")) and "VERB" in word_readings(tail) and any(
+            set(bm25.tokens(form) or ["-"]) <= held_stems for form in (head, f"{head}s"))  # ("LLMs" stems as written)
 
     def spelled_out(acronym: str) -> bool:  # "ML" where the paper writes "machine learning"
         return acronym in COMMON_LONG and set(bm25.tokens(COMMON_LONG[acronym])) <= held_stems

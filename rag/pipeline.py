@@ -18,7 +18,7 @@ from rag.question import (analyse, choice_query, comparison_parts, names_in, rat
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
-from rag.subject import TITLED, about_elsewhere, in_titles, titled_elsewhere
+from rag.subject import TITLED, about_elsewhere, in_titles, new_search, titled_elsewhere
 from rag.types import Hit, QuestionKind, Turn
 
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     # faster is it?") still reads the earlier turns, like any follow-up.
     short = len(own_topic_words(reference.question)) < 2
     history = turn.history if own or (short and reference.kind is not ReferenceKind.SWITCH) else []
+    history = [] if own and history and new_search(reference.question, turn.carried, retriever) else history
     turn.said = standalone_query(reference.question, history)
     query = (turn.rewrite if own else None) or turn.said
     # A word of the user's that no abstract of a large index contains: a typo is read as the corpus word it
@@ -83,8 +84,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     rewritten = bool(history) and turn.query != turn.said and not needs_multilingual(turn.question)
     turn.shape = analyse(apply_corrections(turn.said, turn.corrections) if rewritten else turn.query)
     only = set(turn.paper_ids) if turn.paper_ids else None
-    # A scoped chat stays scoped; a switch of subject carries nothing.
-    switched = reference.kind is ReferenceKind.SWITCH
+    switched = reference.kind is ReferenceKind.SWITCH  # a scoped chat stays scoped; a switch carries nothing
     turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and not switched]
     # A follow-up keeps the last answer's papers first in its sources; a turn about papers on the table has exactly
     # those as sources instead. "Which papers besides this one …" refers back only to leave those out (``retrieve``).

@@ -15,6 +15,8 @@ REFUSAL_NOT_RANKED = ("The {abstracts} of {papers} {verb} not name the models ev
                       "best.")
 # "Which closed-source models does it beat?" when its abstract names none of them.
 REFUSAL_NOT_RIVALS = "The {abstracts} of {papers} {verb} not name the models compared against, so I cannot say which."
+# "What does TAPO stand for?" when no abstract on the table gives its long form.
+REFUSAL_NOT_SPELLED = "The {abstracts} of {papers} {verb} not spell out {things}, so I cannot say what it stands for."
 REFUSAL_NOT_COUNTED = ("The {abstracts} of {papers} {verb} not give a number for {things}, so I cannot answer that "
                        "from {them}.")
 # "Is there a paper here on audio generation?" when no abstract holds "audio" with "generation".

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from rag.coref import named_before_pronoun
+from rag.followup import complete_ellipsis
 from rag.asks import asks_which, bare_comparison
 from rag.question import wants_comparison
 from rag.named import counted_papers, named_on_table, recent, subject, user_order
@@ -126,11 +128,16 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
         return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], positioned or question,
                          choice)
-    if ordinal := _ordinal(asked, ordered if enumerated or len(ordered) > len(listed) else listed):
-        return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question, choice)
-    plural, singular = bool(_PLURAL.search(asked)), bool(_SINGULAR.search(asked))
+    among = ordered if enumerated or len(ordered) > len(listed) else listed
+    if len(among) < 2 and re.search(r"\b(?:former|latter)\b", asked, re.IGNORECASE):  # after one paper a turn:
+        among = recent(table, 2)[::-1]  # the two discussed last, in the order discussed
+    if ordinal := _ordinal(asked, among):
+        return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question,
+                         choice or asks_choice and len(ordinal) > 1)
     # "their main finding" after a turn about one paper: its authors, not that paper and the one before it.
     weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
+    plural = bool(_PLURAL.search(asked)) and not (weak and named_before_pronoun(asked))  # ("small LMs …, do they")
+    singular = bool(_SINGULAR.search(asked))
     if (plural and not weak) or asks_choice:  # "the two" after a turn about one paper: the turns before it too
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
@@ -282,18 +289,3 @@ def _bare_ordinal(match: re.Match[str], question: str) -> bool:
     does FTS stand for?") or another ordinal does ("first vs third, …"); not "First, tell me …"."""
     return match.start() < 12 and match.group(1).lower() in _ORDINALS and (  # ("last one: which papers …?" is
         match.group(0).split()[-1].lower() not in _ORDINALS or bool(_PAIRED.match(question, match.end())))  # a turn)
-
-
-def complete_ellipsis(rest: str, previous: str) -> str:
-    """"What about MaskCO?" after "What speedup does ARPG report?" → "What speedup does MaskCO report?": the
-    previous question with its named thing replaced; without one, the new words joined to it."""
-    from rag.question import names_in
-
-    rest = rest.strip().rstrip("?").strip()
-    names = names_in(previous)
-    if names and names_in(rest):
-        return previous.replace(names[0], rest, 1)
-    pronoun = re.search(r"\b(?:it|they|this (?:method|paper|approach|model))\b", previous, re.IGNORECASE)
-    if pronoun and names_in(rest):  # "What speedup does it report?" + "MaskCO"
-        return previous[: pronoun.start()] + rest + previous[pronoun.end():]
-    return f"{previous.rstrip('?').strip()} {rest}?"

@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+\s+){0,3}?(?:work|works|papers?|methods?|"
                     r"approach(?:es)?|benchmarks?|stud(?:y|ies)|frameworks?|models?|datasets?|something|anything)"
                     r"(?:\s+(?:that|which|where|on|about|for|to)\b|\s*[,;?])|^\W*(?:anything|something)\s+(?:here\s+)?"
-                    r"(?:on|about|regarding)\b", re.IGNORECASE)
+                    r"(?:on|about|regarding)\b"
+                    # "… - something that teaches code models to check their own work?", "any sparse attention method
+                    # that doesn't rely on …?": a paper asked for by what it does
+                    r"|\b(?:something|anything|any\s+(?:[\w-]+\s+){0,3}?(?:work|papers?|methods?|approach(?:es)?|"
+                    r"techniques?|frameworks?|models?))\s+(?:that|which)\b", re.IGNORECASE)
 # "Does their method add any cost at inference time?": the method of the paper discussed, whoever else writes the words
 _THEIRS = re.compile(r"\b(?:their|its)\s+(?:proposed\s+)?(?:method|approach|model|framework|technique|system|"
                      r"algorithm)\b", re.IGNORECASE)
@@ -25,6 +29,7 @@ _THEIRS = re.compile(r"\b(?:their|its)\s+(?:proposed\s+)?(?:method|approach|mode
 # low ones?" after Tactic: a question describing its subject in this many topic words of its own, which the paper
 # searched first holds far more of than the papers referred to, is about that paper.
 DESCRIBING_WORDS, COVERED, COVERED_MORE = 5, 0.6, 0.3
+SEEKING_WORDS = 3  # a paper asked for by at least this many topic words of its own is searched for by them
 TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
 
 
@@ -53,6 +58,20 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
             and not wants_comparison(question) and (seeks or not asked_thing(question)) and elsewhere
             and not _THEIRS.search(question)
             and coverage(question, papers) < settings.decision.min_table_coverage)
+
+
+def new_search(question: str, carried: list[str], retriever: HybridRetriever | None) -> bool:
+    """A follow-up with no word of reference (``carried``: the ids of the papers it would carry) that asks for a paper
+    by what it does ("ok, other angle on the same bottleneck: any sparse attention method that doesn't rely on a fixed
+    token budget?") or describes a subject another paper covers (``covered_elsewhere``: "the same problem for
+    convolutional sequence models - how does generation time scale …?"): searched for by its own words, not the
+    earlier turns' ("same" says the subject is related, not that the papers are those)."""
+    from rag.references import own_topic_words
+
+    if _SEEKS.search(question) and len(own_topic_words(question)) >= SEEKING_WORDS:
+        return True
+    return retriever is not None and covered_elsewhere(
+        question, [retriever.papers[pid] for pid in carried if pid in retriever.papers], retriever)
 
 
 def in_titles(part: str, titles: list[str]) -> bool:

@@ -63,6 +63,21 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
         not_stated(turn, papers, ["models"], prompts.REFUSAL_NOT_RIVALS)
     elif counted:
         not_stated(turn, papers, counted, prompts.REFUSAL_NOT_COUNTED)
+    elif spelled := unspelled(turn.question, papers):
+        not_stated(turn, papers, spelled, prompts.REFUSAL_NOT_SPELLED)
+
+
+# "What does TAPO (actually) stand for?", "what's FTS short for?", "TAPO stands for what?": an acronym's long form.
+_STANDS_FOR = re.compile(r"\b(?i:what(?:\s+(?:does|do|is|did)|['’]?s)\s+(?:the\s+)?)([A-Za-z][\w-]*[A-Z][\w-]*)\s+"
+                         r"(?i:(?:\w+ly\s+)?(?:stand\s+for|mean|short\s+for))\b"
+                         r"|\b([A-Za-z][\w-]*[A-Z][\w-]*)\s+(?i:stands?\s+for\s+what)\b")
+
+
+def unspelled(question: str, papers: list[Paper]) -> list[str]:
+    """The acronym whose long form the question asks for when none of ``papers`` defines it ("long form (TAPO)")."""
+    asked = _STANDS_FOR.search(question)
+    acronym = (asked.group(1) or asked.group(2)) if asked else ""
+    return [acronym] if acronym and not any(acronym.lower() in {a.lower() for a in p.acronyms} for p in papers) else []
 
 
 def unless_offered(turn: Turn, papers: list[Paper]) -> None:

@@ -233,6 +233,20 @@ def test_a_name_the_papers_on_the_table_never_mention_is_refused_saying_so(engin
     assert not kept.refused and kept.citations[0].paper_id == "tKyAD2LhnI"
 
 
+def test_the_long_form_of_an_acronym_no_abstract_defines_is_refused_one_it_defines_is_not(engine) -> None:
+    from rag.unstated import unspelled
+
+    reveal = engine.retriever.papers["q56ZI1Co43"]  # ReVeal: "… incorporates TAPO for …", never spelled out
+    assert unspelled("what does TAPO actually stand for?", [reveal]) == ["TAPO"]
+    assert unspelled("TAPO stands for what?", [reveal]) == ["TAPO"]
+    assert unspelled("What does ReVeal stand for?", [reveal]) == ["ReVeal"]
+    assert unspelled("what does it mean for the tests?", [reveal]) == []  # no acronym asked about
+    _, answer = _chat(engine, "Is there a paper on self-verifying code agents?", "what does TAPO stand for?")
+    assert answer.refused and "does not spell out “TAPO”" in answer.text
+    bellman = engine.retriever.papers["tHmiydOQhn"]  # "… the Inherent Bellman Error (IBE) condition"
+    assert unspelled("what does IBE stand for?", [bellman]) == []
+
+
 def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> None:
     from rag.unstated import absent_names
 

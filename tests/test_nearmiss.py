@@ -66,6 +66,8 @@ def test_an_object_the_lexicon_knows_only_as_an_adjective_and_its_coordinate_are
     ("Is there a rainfall forecasting model in this collection?", RAIN),  # where to look
     ("Any rainfall forecasting models for PDEs?", paper("pde", "Rainfall as a PDE", "We forecast rainfall with a PDE.")),
     ("What's the exact rainfall probability it gives?", RAIN),  # "exact" grades how it is asked
+    ("Is there a process reward model for LLM-written proofs?",  # a held word and a participle: who wrote them
+     paper("llm", "Proof PRM", "A process reward model that checks proofs from LLMs.")),
     ("Is there a benchmark where agents implement ML experiments?",  # a common acronym the abstract writes out
      paper("ml", "AutoExperiment", "A benchmark of agents that implement and run machine learning experiments.")),
 ])
@@ -78,6 +80,10 @@ def test_a_qualifier_another_indexed_abstract_holds_with_the_topic_is_not_missin
     can be said to be missing from the index."""
     assert missing_qualifiers("Is there speech tagging of clips?", [VIDEO_MARK], bm25) == []
     assert missing_qualifiers("Is there speech watermarking?", [VIDEO_MARK, AUDIO], bm25) == []  # AUDIO holds speech
+
+
+def test_a_participle_compound_of_a_word_no_paper_holds_is_still_missing(bm25):
+    assert missing_qualifiers("Is there watermarking for speech-generated clips?", [VIDEO_MARK], bm25) != []
 
 
 def test_the_lead_names_what_is_missing_and_says_the_closest_follow():

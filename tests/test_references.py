@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.references import ReferenceKind, complete_ellipsis, implicit, last_answered, resolve
+from rag.followup import complete_ellipsis
+from rag.references import ReferenceKind, implicit, last_answered, resolve
 from rag.types import Paper, Shown
 
 WORDS = {"trim": {"trim-kv", "retention"}, "tactic": {"tactic"}, "jig": {"jigsaw"}, "sig": {"sigmark"},
@@ -186,6 +187,22 @@ class TestResolve:
         table = [Shown("What speedup does ARPG report?", ["arpg"], ["arpg"])]
         found = ref("What about MaskCO?", table)
         assert found.kind is ReferenceKind.ELLIPSIS and found.question == "What speedup does MaskCO report?"
+
+    def test_former_and_latter_after_one_paper_a_turn_are_the_two_discussed_last_in_order(self) -> None:
+        table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("any sparse attention method?", ["tactic"],
+                                                                      ["tactic"])]
+        found = ref("which of the two would I have to fine-tune something for, the former or the latter?", table)
+        assert found.paper_ids == ["trim", "tactic"] and found.choice
+        assert ref("what does the former keep?", table).paper_ids == ["trim"]
+
+    def test_a_what_about_with_a_question_of_its_own_is_that_question(self) -> None:
+        # "they" are the small LMs the question names, not the paper on the table; nothing to complete.
+        table = [Shown("Which kind of reward model generalizes better?", ["rm"], ["rm"])]
+        found = ref("what about small LMs acting as verifiers, what kind of tasks do they struggle with", table)
+        assert found.kind is ReferenceKind.ELLIPSIS and found.paper_ids == []
+        assert found.question == "small LMs acting as verifiers, what kind of tasks do they struggle with?"
+        assert ref("what about the results, are they good?", table).paper_ids == ["rm"]  # "they": the results
+        assert "reward model" in ref("and for video, what got better?", table).question  # the last one's, for video
 
     def test_an_ellipsis_replaces_a_pronoun_or_joins_the_words(self) -> None:
         assert complete_ellipsis("MaskCO", "What speedup does it report?") == "What speedup does MaskCO report?"
