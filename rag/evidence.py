@@ -41,7 +41,11 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     # A word counts in any of its forms ("distributed" for "distribution"), an acronym the user writes where the
     # sentence spells it out ("SSL" for "Self-Supervised Learning").
     wanted_stems = {w: stems({w}) for w in wanted}
-    acronyms = written_acronyms(question) & wanted
+    written = written_acronyms(question)
+    acronyms = written & wanted
+    # An acronym in the plural ("PDEs") is held by a sentence writing it in the singular, and the other way round: the
+    # stemmer keeps "pdes" as it is.
+    plurals = {w: w[:-1] for w in wanted if w.endswith("s") and w[:-1] in written}
     cosines = _multilingual_cosines(question, hits, sentences) if multilingual else None
     evidence = []
     for hit in hits:
@@ -57,6 +61,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
                 words = content_words(text)
                 words |= implied_words(text, words, wanted, defined, hit.paper.given_name)
                 words |= initials_written(text, acronyms)
+                words |= {w for w, one in plurals.items() if one in words} | {a for a in acronyms if f"{a}s" in words}
                 have = _with_parts(words) if word_parts else words
                 have_stems = stems(have)
                 overlap = sum(1 for w in wanted if w in have or wanted_stems[w] <= have_stems) / len(wanted)

@@ -432,6 +432,13 @@ def test_a_list_offering_alternatives_finds_the_papers_of_each(engine) -> None:
     assert [c.paper_id for c in answer.citations] == ["tKyAD2LhnI", "qYu4wj7O3z"]
     (chemistry,) = _chat(engine, "separate question: what's in here on chemistry or molecule design?")
     assert {c.paper_id for c in chemistry.citations} == {"r2HG3xOMJI", "h47cb2134ff1f"}
+    # "deal with" says what the papers are about, no topic word; "PDEs" is the PDE benchmarks' paper (PBFM).
+    from rag.alternatives import alternatives
+    assert alternatives("which papers here deal with PDEs or eigenvalue problems?") == ["PDEs", "eigenvalue problems"]
+    assert alternatives("Which of the papers are about chemistry or molecule design?") == ["chemistry",
+                                                                                         "molecule design"]
+    (pdes,) = _chat(engine, "which papers here deal with PDEs or eigenvalue problems?")
+    assert {"hfebd26d11d8c", "h1e8e4225be0d"} <= {c.paper_id for c in pdes.citations}
 
 
 def test_a_metric_the_question_names_is_stated_only_where_an_abstract_names_it() -> None:

@@ -70,6 +70,17 @@ def test_word_overlap_counts_a_word_in_any_of_its_forms() -> None:
     assert first.score == pytest.approx(second.score) and third.score < first.score
 
 
+def test_an_acronym_in_the_plural_is_held_by_its_singular_and_the_other_way_round() -> None:
+    vector = _unit(0.6, 0.8, 0.0)
+    rows = [("p", "We benchmark GraphLens on three PDE benchmarks.", vector), ("p", "GraphLens is fast.", vector)]
+    for question in ("Which ones deal with PDEs?", "Is there one on a PDE?"):
+        [evidence] = gather_evidence(question, QUESTION_VECTOR, [_hit("p")], _index(rows))
+        assert evidence.sentences[0].text == rows[0][1] and evidence.sentences[0].score > evidence.sentences[1].score
+    plural = [("p", "GraphLens serves LLMs.", vector), ("p", "GraphLens is fast.", vector)]
+    [evidence] = gather_evidence("Is GraphLens for an LLM?", QUESTION_VECTOR, [_hit("p")], _index(plural))
+    assert evidence.sentences[0].score > evidence.sentences[1].score
+
+
 def test_word_overlap_can_reorder_sentences_against_cosine() -> None:
     # Row 0 is further in meaning (0.6 vs 0.8) but holds every topic word of the question.
     [evidence] = gather_evidence("Is long context inference slow?", QUESTION_VECTOR, [_hit("p1")], _index())
