@@ -25,8 +25,8 @@ _OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than
                  r"regarding)\s)", re.IGNORECASE)
 # What asks for papers rather than saying which: "Different topic: ", "what's (in) here on", "which ones are about".
 _ASKING = re.compile(r"^[^:?]{0,40}:\s+|^\W*(?:what(?:'s|’s|\s+is)|anything)\s+(?:in\s+)?here\s+(?:on|about|for|"
-                     r"regarding)\s+|^\W*(?:which|what)\s+(?:ones|of\s+(?:the|these|those)\s+papers)\s+(?:are\s+|deal\s+with\s+|work\s+on\s+)?(?:about\s+|"
-                     r"on\s+)?"
+                     r"regarding)\s+|^\W*(?:which|what)\s+(?:ones|of\s+(?:the|these|those)\s+papers)\s+"
+                     r"(?:are\s+|deal\s+with\s+|work\s+on\s+)?(?:about\s+|on\s+)?"
                      # "… deal with PDEs or eigenvalue problems?": what the papers are about, not a topic word
                      r"|^\W*(?:(?:deal|deals|dealing)\s+with|(?:work|works|working|focus|focuses|focusing)\s+on|"
                      r"(?:are|is)\s+(?:about|on))\s+", re.IGNORECASE)

@@ -139,7 +139,8 @@ def implied_words(sentence: str, words: set[str], wanted: set[str], defined: dic
 # in an earlier clause of the same question by a plural noun of the user's own (no "these", "the", "both" before it).
 _CLAUSE = re.compile(r"[,;:?!–—]|\s-\s|\band\b", re.IGNORECASE)
 _WEAK_PRONOUN = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
-_DETERMINERS = frozenset("the these those both all its their his her our my your two three four each which what".split())
+_DETERMINERS = frozenset("the these those both all its their his her our my your two three four each which "
+                         "what".split())
 
 
 def named_before_pronoun(question: str) -> bool:

@@ -137,8 +137,8 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
 
 
 # "What about MaskCO, how fast is it?": a question of its own after "what about", not a fragment to complete.
-_OWN_QUESTION = re.compile(r"[,;:–—-]\s*(?:so\s+|and\s+)?(?:what|how|which|why|where|when|who|do|does|did|is|are|can)\b",
-                           re.IGNORECASE)
+_OWN_QUESTION = re.compile(r"[,;:–—-]\s*(?:so\s+|and\s+)?(?:what|how|which|why|where|when|who|do|does|did|is|are|"
+                           r"can)\b", re.IGNORECASE)
 
 
 def complete_ellipsis(rest: str, previous: str) -> str:

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from rag.asks import asks_which, bare_comparison
 from rag.coref import named_before_pronoun
 from rag.followup import complete_ellipsis
-from rag.asks import asks_which, bare_comparison
 from rag.question import wants_comparison
 from rag.named import counted_papers, named_on_table, recent, subject, user_order
 from rag.types import Paper, Shown
