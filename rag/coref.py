@@ -155,10 +155,10 @@ def named_before_pronoun(question: str) -> bool:
         return False
     clauses = _CLAUSE.split(question[: pronoun.start()])
     for clause in clauses[:-1]:  # (not the pronoun's own clause: "which benchmarks do they use?")
-        words = re.findall(r"[\w-]+", clause.lower())
+        words, topic = re.findall(r"[\w-]+", clause.lower()), content_words(clause)
         for i, word in enumerate(words):
-            if (len(word) >= 3 and word.endswith("s") and not word.endswith("ss") and word in content_words(clause)
+            if (len(word) >= 3 and word.endswith("s") and not word.endswith("ss") and word in topic
                     and word not in REFERENCE_WORDS and i and words[i - 1] not in _DETERMINERS
-                    and words[i - 1] in content_words(clause)):  # a described thing ("small LMs"), not "images"
+                    and words[i - 1] in topic):  # a described thing ("small LMs"), not "images"
                 return True
     return False

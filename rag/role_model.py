@@ -26,17 +26,18 @@ _INPUT_ROLES = (Role.BACKGROUND, Role.PROBLEM, Role.METHOD, Role.RESULT, Role.OT
 _CUE_COUNT = len(cues(""))
 
 
-def features(rule_roles: Sequence[Role], texts: Sequence[str], i: int) -> list[float]:
+def features(rule_roles: Sequence[Role], cue_rows: Sequence[list[float]], i: int) -> list[float]:
     """Sentence ``i``'s inputs: its rules' role, the previous and next sentences' (zeros at either end), its place
-    (share of the way through the abstract, first, last, the first five positions), then the cue patterns
-    (``roles.cues``) of the sentence and of its two neighbours (zeros at either end): 19 + 3 × 14 = 61."""
+    (share of the way through the abstract, first, last, the first five positions), then the cue patterns of the
+    sentence and of its two neighbours (``cue_rows``: ``roles.cues`` of each sentence, worked out once per abstract;
+    zeros at either end): 19 + 3 × 14 = 61."""
 
     def one_hot(j: int) -> list[float]:
         inside = 0 <= j < len(rule_roles)
         return [1.0 if inside and rule_roles[j] is r else 0.0 for r in _INPUT_ROLES]
 
     def cue(j: int) -> list[float]:
-        return cues(texts[j]) if 0 <= j < len(texts) else [0.0] * _CUE_COUNT
+        return cue_rows[j] if 0 <= j < len(cue_rows) else [0.0] * _CUE_COUNT
 
     last = len(rule_roles) - 1
     return [*one_hot(i), *one_hot(i - 1), *one_hot(i + 1),
@@ -63,12 +64,13 @@ def weigh(rule_roles: Sequence[Role], texts: Sequence[str]) -> list[Role]:
     """Each sentence's role given the rules' roles and the texts of the whole abstract, in order. A sentence that
     addresses a language model keeps that role (never quoted, whatever its neighbours)."""
     model = _weights()
+    cue_rows = [cues(text) for text in texts]
     out = []
     for i, rule_role in enumerate(rule_roles):
         if rule_role is Role.INSTRUCTION:
             out.append(rule_role)
             continue
-        x = features(rule_roles, texts, i)
+        x = features(rule_roles, cue_rows, i)
         scores = [b + sum(w * v for w, v in zip(row, x)) for row, b in zip(model["coef"], model["intercept"])]
         out.append(Role(model["classes"][max(range(len(scores)), key=scores.__getitem__)]))
     return out
@@ -85,7 +87,10 @@ def fit(abstracts: Sequence[tuple[Sequence[str], Sequence[Role], Sequence[Role]]
     0.873 at 0.05 and 0.3)."""
     from sklearn.linear_model import LogisticRegression
 
-    x = [features(rules, texts, i) for texts, rules, _ in abstracts for i in range(len(rules))]
+    x: list[list[float]] = []
+    for texts, rules, _ in abstracts:
+        rows = [cues(text) for text in texts]
+        x += [features(rules, rows, i) for i in range(len(rules))]
     y = [label.value for _, _, labels in abstracts for label in labels]
     model = LogisticRegression(C=c, max_iter=3000).fit(x, y)
     return {"classes": [str(k) for k in model.classes_], "C": c,

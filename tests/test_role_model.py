@@ -17,14 +17,15 @@ DATA = Path(__file__).parent / "data"
 def test_features_are_the_rules_roles_and_cues_around_the_sentence_and_its_place() -> None:
     rules = [Role.BACKGROUND, Role.METHOD, Role.RESULT]
     texts = ["Models are large.", "We propose Tiny, which prunes them.", "Tiny is 2x faster."]
-    x = features(rules, texts, 1)
+    rows = [cues(text) for text in texts]
+    x = features(rules, rows, 1)
     assert len(x) == 19 + 3 * len(cues(""))
     assert x[:5] == [0, 0, 1, 0, 0] and x[5:10] == [1, 0, 0, 0, 0] and x[10:15] == [0, 0, 0, 1, 0]
     assert x[15:19] == [0.5, 0.0, 0.0, 0.2]
     n = len(cues(""))
     assert x[19:19 + n] == cues(texts[1]) and x[19 + n:19 + 2 * n] == cues(texts[0]) and x[19 + 2 * n:] == cues(texts[2])
-    assert features(rules, texts, 0)[5:10] == [0.0] * 5 and features(rules, texts, 2)[10:15] == [0.0] * 5
-    assert features(rules, texts, 0)[19 + n:19 + 2 * n] == [0.0] * n  # no sentence before the first
+    assert features(rules, rows, 0)[5:10] == [0.0] * 5 and features(rules, rows, 2)[10:15] == [0.0] * 5
+    assert features(rules, rows, 0)[19 + n:19 + 2 * n] == [0.0] * n  # no sentence before the first
 
 
 def test_cues_hold_every_pattern_a_sentence_matches_not_only_the_winning_one() -> None:
