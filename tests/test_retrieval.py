@@ -137,3 +137,6 @@ def test_an_acronym_is_spelled_out_as_the_corpus_defines_it() -> None:
     assert expander.expand("What is TRIM-KV?") == "What is TRIM-KV?"  # part of a name, not an acronym of its own
     assert expander.expand("Does RL help?", names={"RL"}) == "Does RL help?"  # a paper's own name is not spelled
     assert expander.expand("reinforcement learning (RL) for robots") == "reinforcement learning (RL) for robots"
+    # A topic word narrowing the acronym is what the question asks for: "large language models" would find any LLM.
+    assert expander.expand("which papers work on multimodal LLMs?") == "which papers work on multimodal LLMs?"
+    assert expander.expand("which papers using RL?").endswith("reinforcement learning")

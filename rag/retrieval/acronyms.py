@@ -19,6 +19,16 @@ _ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?![\w-])")
 _WINDOW = 120  # characters before "(RL)" read for its long form
 
 
+def _narrowed(before: str) -> bool:
+    """The word just before an acronym is a topic word that can modify it ("multimodal", "diffusion"; not "other",
+    "using", "papers")."""
+    from rag.nearmiss import word_readings
+    from rag.references import own_topic_words
+
+    words = re.findall(r"[\w\-]+", before)
+    return bool(words) and bool(own_topic_words(words[-1])) and word_readings(words[-1].lower()) != {"VERB"}
+
+
 class AcronymExpander:
     def __init__(self, texts: list[str]) -> None:
         self._texts = texts
@@ -30,9 +40,11 @@ class AcronymExpander:
         return " ".join([query, *self.long_forms(query, names)])
 
     def long_forms(self, query: str, names: set[str] = frozenset()) -> list[str]:
-        """The long forms ``expand`` adds."""
-        return [long for short in dict.fromkeys(_ACRONYM.findall(query)) if short not in names
-                and (long := self.long_form(short)) and long not in query.lower()]
+        """The long forms ``expand`` adds; not of an acronym a topic word narrows ("multimodal LLMs": spelling out
+        "large language models" would list every LLM paper, when "multimodal" is what the question asks for)."""
+        return [long for short in dict.fromkeys(m.group() for m in _ACRONYM.finditer(query)
+                                                if not _narrowed(query[:m.start()]))
+                if short not in names and (long := self.long_form(short)) and long not in query.lower()]
 
     def long_form(self, short: str) -> str:
         key = short[:-1] if short.endswith("s") and len(short) > 2 else short  # "LLMs" is defined as "LLM"
