@@ -160,7 +160,7 @@ class Engine:
 
     def _after_overview(self, table: list[Shown] | None) -> bool:
         """The last turn surveyed the collection's areas ("What research areas does this collection span?")."""
-        from rag.collection import collection_intent
+        from rag.collection_intent import collection_intent
 
         last = table[-1] if table else None
         return bool(last and not last.refused and (intent := collection_intent(last.question, self.retriever))
@@ -169,7 +169,8 @@ class Engine:
     def _collection_answer(self, question: str, started: float, first: bool = False) -> Answer | None:
         """The answer to a question about the collection as a whole ("Which areas have the most papers?"), or
         None for a question about papers (``rag.collection``)."""
-        from rag.collection import answer_collection, collection_intent
+        from rag.collection import answer_collection
+        from rag.collection_intent import collection_intent
 
         intent = collection_intent(question, self.retriever, first)
         if intent is None:

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from rag import kmeans, prompts, topics
-from rag.collection import ALL_LISTED, EXAMPLES, SMALL_COLLECTION, SMALL_GROUP, CollectionAnswer, CollectionIntent, answer_collection, collection_intent
+from rag.collection import ALL_LISTED, EXAMPLES, SMALL_COLLECTION, SMALL_GROUP, CollectionAnswer, answer_collection
+from rag.collection_intent import CollectionIntent, collection_intent
 
 AREAS, COUNT, TRENDS = "areas", "count", "trends"
 POSITIVES = [
@@ -65,6 +66,9 @@ POSITIVES = [
     ("whats new in test-time scaling this year?", TRENDS, "test-time scaling"),
     ("What does this collection have on graph neural networks?", TRENDS, "graph neural networks"),
     ("Which areas have the most papers in this set?", AREAS, None),
+    ("stepping back, what application areas outside core ML show up in the collection? science stuff especially",
+     AREAS, None),
+    ("which research areas appear here?", AREAS, None),
 ]
 NEGATIVES = [
     "Which papers study diffusion models?",  # a list question for the normal pipeline
@@ -103,6 +107,7 @@ NEGATIVES = [
     "What are the key findings of the T1 paper?",
     "How many papers does TRIM-KV cite?",  # "does" before its subject asks, it is not what papers do
     "how many papers do they compare against?",
+    "what topics come up in diffusion papers?",  # topics of some papers, not the collection's areas
 ]
 
 

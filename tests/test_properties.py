@@ -57,7 +57,7 @@ def test_a_list_offering_alternatives_lists_a_paper_fitting_one_of_them(engine) 
 
 
 def test_a_count_naming_a_field_counts_the_papers_writing_its_words(engine) -> None:
-    from rag.collection import collection_intent
+    from rag.collection_intent import collection_intent
 
     answer = engine.ask("How many papers in the collection deal with chemistry or materials?", backend="extractive")
     cited = {c.paper_id for c in answer.citations}

@@ -244,7 +244,7 @@ def test_a_hedge_is_no_topic_and_way_stays_a_word() -> None:
 
 
 def test_a_hedge_of_one_form_or_another_is_no_topic() -> None:
-    from rag.collection import collection_intent
+    from rag.collection_intent import collection_intent
 
     intent = collection_intent("how many papers in this set are about reward models in one form or another?")
     assert intent is not None and intent.topic == "reward models"
