@@ -115,7 +115,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         if found or (not shown.refused and len(shown.listed) >= 2):
             several, enumerated = shown, found
             break
-    ordered = enumerated or several.listed
+    # (A choice's answer leads with its pick; positions still count in the order the papers were numbered.)
+    ordered = enumerated or ([p for p in several.sources if p in several.listed] if asks_which(several.question)
+                             else several.listed)
     listed = last.listed
     ellipsis = _ELLIPSIS.match(question)
     asked = question  # what a reference is read from: the user's words
@@ -128,7 +130,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
         return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], positioned or question,
                          choice)
-    among = ordered if enumerated or len(ordered) > len(listed) else listed
+    among = ordered if enumerated or len(ordered) >= len(listed) else listed
     if len(among) < 2 and re.search(r"\b(?:former|latter)\b", asked, re.IGNORECASE):  # after one paper a turn:
         among = recent(table, 2)[::-1]  # the two discussed last, in the order discussed
     if ordinal := _ordinal(asked, among):
@@ -149,8 +151,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words, mentioned)
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
-        # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it.
-        pointed = listed[:1] if singular and not plural else listed if plural and not weak else []
+        # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it ("how do
+        # the best-of-n paper and this one differ in what they say …": "this one" is the last paper all the same).
+        pointed = listed[:1] if singular and (weak or not plural) else listed if plural and not weak else []
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
         elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or (len({*named, *own}) >= 2 and not singular):

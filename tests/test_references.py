@@ -397,3 +397,15 @@ def test_a_vs_b_with_either_of_them_compares_the_two_it_names() -> None:
     found = resolve("Visual Jigsaw vs Omni-View: does either of them lean on generation?", [listed],
                     lambda pid: words.get(pid, set()), lambda text: ["omni", "jig"])
     assert set(found.paper_ids) == {"jig", "omni"}  # was RCPU (the list's first) and Omni-View
+
+
+def test_this_one_beside_a_named_paper_is_the_last_paper_whatever_they_say() -> None:
+    # "they" in "what they say" are both papers' authors; "this one" is still the paper just discussed.
+    found = ref("how do the jigsaw paper and this one differ in what they say about memory?", [LIST, ONE])
+    assert set(found.paper_ids) == {"sig", "jig"}
+
+
+def test_positions_after_a_choice_count_in_source_order_not_with_the_pick_first() -> None:
+    chose = Shown("which of the two needs less memory?", sources=["tactic", "trim"], cited=["trim", "tactic"])
+    assert ref("the first one: how does it pick tokens?", [LIST, chose]).paper_ids == ["tactic"]
+    assert ref("how does it pick tokens?", [LIST, chose]).paper_ids == ["trim"]  # "it": the pick
