@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from rag.tokens import content_words, stems
+from rag.types import Evidence
 
 # "What GPU did they …", "Which license is …", "what base model did they train …", "How many GPU hours …": the
 # thing asked for is the noun phrase right after the question word.
@@ -37,7 +38,11 @@ _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on
                     # "Do they report the carbon footprint …?"
                     r"|(?:do|does|did|is|are)\s+(?:they|it|the\s+[\w-]+)\s+(?:report|mention|give|state|say|disclose|"
                     r"list|provide|specify|include)\w*\s+(?:the\s+|any\s+|an?\s+|their\s+|its\s+)?"
-                    r"(?P<report>(?:[\w-]+\s+){0,2}[\w-]+))", re.IGNORECASE)
+                    r"(?P<report>(?:[\w-]+\s+){0,2}[\w-]+)"
+                    # "Was there a user study …?", "Is it implemented with custom CUDA kernels?"
+                    r"|^\W*(?:(?:and|so|but)\W+)?(?:was|were|is|are|did|does|do)\s+(?:there|it|they)\s+(?!(?:a|an|any)\s+(?:\w+\s+)?"
+                    r"(?:paper|work|method|approach|anything)s?\b)(?P<yes_no>.+?)"
+                    r"\s*[?.!]*\s*$)", re.IGNORECASE)
 # The details an abstract seldom states and, when it does, writes by name: hardware, cost, licence, people,
 # training settings. Only these are refused as "not mentioned": a question for a kind of thing ("What attack …?",
 # "What signal …?", "What new metrics …?") is answered by the thing itself, which an abstract names without the
@@ -49,7 +54,9 @@ _DETAILS = frozenset(
     "companies provider providers vendor vendors funding grant country countries batch epochs epoch optimizer seed "
     "seeds hyperparameter hyperparameters "
     "library libraries programming carbon footprint emissions co2 parameters params temperature temperatures "
-    "learning-rate lr dropout warmup year version versions tokenizer".split())
+    "learning-rate lr dropout warmup year version versions tokenizer user users kernel kernels cuda triton".split())
+_EFFECTS = frozenset("cost costs price budget money dollars hours days weeks year version versions parameters params "
+                     "temperature temperatures".split())
 # A detail an abstract may state without its word: a model's size as "3B and 8B".
 _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
@@ -82,10 +89,11 @@ def asked_thing(question: str) -> list[str]:
     match = _ASKED.search(question)
     if not match:
         return [unit.group(1).lower()] if (unit := _UNIT.search(question)) else []
-    asked = next((t for t in match.group("thing", "counted", "of", "who", "report", "end", "cost") if t), "")
+    asked = next((t for t in match.group("thing", "counted", "of", "who", "report", "end", "cost", "yes_no") if t), "")
     thing = ("authors" if match.group("wrote") else "funding" if match.group("funded") else "hours"
              if match.group("took") else re.sub(r"['’]s\b", "", asked.lower()))  # ("Which country's radar data …")
-    return sorted(content_words(thing) & _DETAILS)
+    # ("does it add inference cost?" asks about an effect, which an abstract states in its own words: "no overhead")
+    return sorted(content_words(thing) & (_DETAILS - _EFFECTS if match.group("yes_no") else _DETAILS))
 
 
 def unnamed(question: str, thing: list[str], texts: list[str]) -> list[str]:
@@ -225,3 +233,30 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
 def asks_which(question: str) -> bool:
     """A choice among papers already discussed ("Which of them needs less memory?"), not a new list question."""
     return bool(_CHOICE.search(question))
+
+
+# How a comparison asks for the difference, not for a subject of its own.
+_COMPARING = frozenset("approach approaches differ differs difference differences different compare compared comparing "
+                       "comparison contrast contrasts contrasting versus vs similar similarly similarity alike way ways "
+                       "actually roughly really other each".split())
+
+
+def names_of(evidence: list[Evidence]) -> list[str]:
+    """What a comparison calls its papers by: the piece of the question each was found for, and its name."""
+    return [n for e in evidence for n in (e.hit.part, e.hit.paper.short_name) if n]
+
+
+def without_names(question: str, names: list[str]) -> str:
+    """The question without the words it names the papers by ("OR-PRM vs RGM: where does …" → "vs : where does …")."""
+    named = {w.replace("-", "") for n in names for w in re.findall(r"[\w\-]+", n.lower())}
+    return re.sub(r"[\w\-]+", lambda m: "" if m.group().lower().replace("-", "") in named else m.group(), question)
+
+
+def asks_own(question: str, names: list[str]) -> bool:
+    """A comparison asking about a subject of its own ("where does the step-level supervision come from in each?"),
+    not only how the papers differ ("How is Tactic's approach different?", "contrast DPT with the spectral Bellman
+    one"): each paper's sentences are then ranked, and its lead chosen, for that subject."""
+    from rag.references import own_topic_words
+
+    return bool(stems({w for w in own_topic_words(without_names(question, names)) if w not in _COMPARING}))
+

@@ -54,10 +54,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
                  if turn.table else Reference(ReferenceKind.NONE, question=without_switch(asked)))
     # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
     # table: a new subject, whatever its pronouns.
-    if turn.table and titled_elsewhere(turn.question, [p for pid in reference.paper_ids
-                                                        if (p := retriever.papers.get(pid))]):
-        reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
-    elif turn.table and about_elsewhere(turn.question, reference, retriever, settings):
+    if turn.table and (titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (
+            p := retriever.papers.get(pid))]) or about_elsewhere(turn.question, reference, retriever, settings)):
         reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
     if turn.leans_back and (last := last_answered(turn.table)):
         reference = Reference(ReferenceKind.PRONOUN, last.listed[:3], turn.question)

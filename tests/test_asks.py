@@ -40,9 +40,29 @@ from rag.chat import ChatSession
     ("How long does inference take per image?", ["hours"]),  # a duration
     ("What's the code interpreter version?", ["version"]),
     ("Which country's radar data is it trained on?", ["country"]),  # (a possessive)
+    # a yes/no question for a detail: the detail's words ("was there a user study", "… custom CUDA kernels?")
+    ("was there a user study or any human preference eval for the outputs?", ["user"]),
+    ("is it implemented with custom triton or cuda kernels?", ["cuda", "kernels", "triton"]),
+    ("does it need retraining?", []),
+    ("and does it add inference cost?", []),  # an effect, which an abstract states in its own words
+    ("is there a paper on GPU kernels?", []),  # whether the collection holds one: not a detail of a paper
 ])
 def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
+
+
+@pytest.mark.parametrize("question, names, own", [
+    ("OR-PRM vs RGM: where does the step-level supervision come from in each?", ["OR-PRM", "RGM"], True),
+    ("how do it and omni-view differ in the way they improve 3d understanding?", ["Omni-View", "Jigsaw"], True),
+    ("How is Tactic's approach different?", ["Tactic", "TRIM-KV"], False),
+    ("contrast DPT with the spectral Bellman one", ["DPT", "the spectral Bellman one"], False),
+    ("how's the data provenance paper for image autoregressive models different?",
+     ["the data provenance paper for image autoregressive models", "SIGMark"], False),
+])
+def test_a_comparison_asking_about_a_subject_of_its_own(question: str, names: list[str], own: bool) -> None:
+    from rag.asks import asks_own
+
+    assert asks_own(question, names) is own
 
 
 def test_a_thing_is_unstated_only_when_no_text_holds_any_form_of_it() -> None:
@@ -293,6 +313,9 @@ def test_a_list_asked_by_an_acronym_searches_its_long_form_too(engine) -> None:
     # The in-context RL paper writes "reinforcement learning" only: searched for "RL" alone it ranked 11th.
     (answer,) = _chat(engine, "any RL papers in the set?")
     assert {"t6roJiPN6Y", "q56ZI1Co43"} <= {c.paper_id for c in answer.citations}
+    # …but not an acronym a topic word narrows: "large language models" ranked every LLM paper above Omni-View.
+    (multimodal,) = _chat(engine, "which papers here work on multimodal LLMs?")
+    assert {"tBf2SUzfZw", "pDu6u9cnEB"} <= {c.paper_id for c in multimodal.citations}
 
 
 @pytest.mark.parametrize("question, offered", [
@@ -423,6 +446,15 @@ def test_a_fragment_finding_nothing_of_its_own_asks_about_the_paper_just_answere
     # A question of its own that finds nothing is still refused, however short.
     assert chat.ask("Which papers here are about federated learning on phones?").refused
     assert chat.ask("How do I bake bread?").refused
+
+
+def test_a_fragment_going_on_with_and_asks_about_the_paper_just_answered(engine) -> None:
+    # Four topic words of its own, none naming a paper: "and …" goes on from the last answer (SIGMark).
+    chat = ChatSession(engine, backend="extractive")
+    chat.ask("how does SIGMark extract its watermark blindly from generated videos?")
+    answer = chat.ask("and robustness when frames are dropped or shuffled?")
+    assert not answer.refused and [c.paper_id for c in answer.citations] == ["tKyAD2LhnI"]
+    assert "temporal disturbance" in answer.text
 
 
 def test_a_list_offering_alternatives_finds_the_papers_of_each(engine) -> None:
