@@ -46,6 +46,7 @@ from rag.chat import ChatSession
     ("does it need retraining?", []),
     ("and does it add inference cost?", []),  # an effect, which an abstract states in its own words
     ("is there a paper on GPU kernels?", []),  # whether the collection holds one: not a detail of a paper
+    ("are there methods for LLM inference on edge hardware?", []),
 ])
 def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
@@ -56,6 +57,7 @@ def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     ("how do it and omni-view differ in the way they improve 3d understanding?", ["Omni-View", "Jigsaw"], True),
     ("How is Tactic's approach different?", ["Tactic", "TRIM-KV"], False),
     ("contrast DPT with the spectral Bellman one", ["DPT", "the spectral Bellman one"], False),
+    ("Give me a one-line summary each of T1 and ReVeal, in that order.", ["T1", "ReVeal"], False),  # an overview
     ("how's the data provenance paper for image autoregressive models different?",
      ["the data provenance paper for image autoregressive models", "SIGMark"], False),
 ])
