@@ -66,7 +66,7 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
              + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", question))
     # (a field's common acronym, "RL", "LLMs", names no paper)
-    named = [n for n in named if not common_acronym(n)]
+    named = [n for n in named if not common_acronym(n)] + _lower_case_names(question)
     wanted = stems({w.lower() for w in [*called_as.split(), *named]} - QUESTION_WORDS)
     # "the OR one": an acronym in capitals that is a common word in lower case, and part of a hyphenated name
     # ("OR-PRM").
@@ -90,6 +90,15 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
         if best and best[0] > 0 and (len(best) < 2 or best[0] > best[1]):
             found = [max(overlap, key=lambda pid: overlap[pid])]
     return found
+
+
+def _lower_case_names(question: str) -> list[str]:
+    """Names typed in lower case ("omni-view", "trim-kv", "d2f"): a word with a hyphen or a digit, a part of which no
+    English lexicon knows (not "self-supervised", "test-time")."""
+    from rag.nearmiss import word_readings
+
+    return [w for w in re.findall(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b|\b[a-z]+\d[a-z0-9]*\b", question)
+            if any(not word_readings(part) for part in w.split("-"))]
 
 
 def counted_papers(table: list[Shown], count: int, every: list[str], named_in: Callable[[str], list[str]],

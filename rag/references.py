@@ -56,6 +56,7 @@ _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
 _COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to|respectively)\b", re.IGNORECASE)
+_OTHER = re.compile(r"\bthe\s+other\s+(?:one|paper|method|model|approach|work)\b", re.IGNORECASE)
 # "both", "the two", "which of the three": as many papers as it says.
 _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
                       r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
@@ -133,6 +134,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     among = ordered if enumerated or len(ordered) >= len(listed) else listed
     if len(among) < 2 and re.search(r"\b(?:former|latter)\b", asked, re.IGNORECASE):  # after one paper a turn:
         among = recent(table, 2)[::-1]  # the two discussed last, in the order discussed
+    # "same for the other one?" after a turn about one paper of a list: the list's next paper not discussed last
+    if _OTHER.search(asked) and len(listed) == 1 and (others := [p for p in several.listed if p not in listed]):
+        return Reference(ReferenceKind.ORDINAL, others[:1], positioned or question)
     if ordinal := _ordinal(asked, among):
         return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question,
                          choice or asks_choice and len(ordinal) > 1)

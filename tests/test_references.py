@@ -409,3 +409,17 @@ def test_positions_after_a_choice_count_in_source_order_not_with_the_pick_first(
     chose = Shown("which of the two needs less memory?", sources=["tactic", "trim"], cited=["trim", "tactic"])
     assert ref("the first one: how does it pick tokens?", [LIST, chose]).paper_ids == ["tactic"]
     assert ref("how does it pick tokens?", [LIST, chose]).paper_ids == ["trim"]  # "it": the pick
+
+
+def test_a_paper_name_typed_in_lower_case_names_the_paper_on_the_table() -> None:
+    found = ref("how do it and trim-kv differ in what they keep?", [LIST, ONE])
+    assert set(found.paper_ids) == {"sig", "trim"}
+    from rag.named import _lower_case_names
+
+    assert _lower_case_names("is it self-supervised at test-time, like gpt-4o?") == ["gpt-4o"]  # English words: no
+
+
+def test_the_other_one_after_a_turn_on_one_paper_of_a_list_is_the_lists_next_paper() -> None:
+    on_tactic = Shown("what does tactic keep?", sources=["tactic"], cited=["tactic"])
+    assert ref("same for the other one?", [LIST, on_tactic]).paper_ids == ["d2f"]
+    assert ref("what about the other one?", [ONE]).kind is not ReferenceKind.ORDINAL  # no list before: nothing
