@@ -14,7 +14,6 @@ from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.properties import reports
 from rag.nearmiss import word_readings
-from rag.asks import asks_own, names_of
 from rag.roles import Aspect, aspect
 from rag.tokens import content_words, stems
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
@@ -82,8 +81,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                  for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
     per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
-    if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted in (Aspect.ANY, Aspect.METHOD)
-                                     and not asks_own(question, names_of([e for _, e in decision.chosen]))):
+    if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted in (Aspect.ANY, Aspect.METHOD)):
         wanted = Aspect.WHICH  # "Which papers …?", "How is Tactic's approach different?": what each proposes leads
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
                                                                                           Aspect.WHY)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from rag.tokens import content_words, stems
-from rag.types import Evidence
 
 # "What GPU did they …", "Which license is …", "what base model did they train …", "How many GPU hours …": the
 # thing asked for is the noun phrase right after the question word.
@@ -234,33 +233,4 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
 def asks_which(question: str) -> bool:
     """A choice among papers already discussed ("Which of them needs less memory?"), not a new list question."""
     return bool(_CHOICE.search(question))
-
-
-# How a comparison asks for the difference, or for an overview of each ("a one-line summary each of …"), not for a
-# subject of its own (blind grading: such overviews read worse led by the sentence fitting "summary" best).
-_COMPARING = frozenset("approach approaches differ differs difference differences different compare compared comparing "
-                       "comparison contrast contrasts contrasting versus vs similar similarly similarity alike way ways "
-                       "actually roughly really other each summary summaries summarize summarise summarized summarised "
-                       "overview line lines one-line give tell describe explain order thing things like pls please"
-                       .split())
-
-
-def names_of(evidence: list[Evidence]) -> list[str]:
-    """What a comparison calls its papers by: the piece of the question each was found for, and its name."""
-    return [n for e in evidence for n in (e.hit.part, e.hit.paper.short_name) if n]
-
-
-def without_names(question: str, names: list[str]) -> str:
-    """The question without the words it names the papers by ("OR-PRM vs RGM: where does …" → "vs : where does …")."""
-    named = {w.replace("-", "") for n in names for w in re.findall(r"[\w\-]+", n.lower())}
-    return re.sub(r"[\w\-]+", lambda m: "" if m.group().lower().replace("-", "") in named else m.group(), question)
-
-
-def asks_own(question: str, names: list[str]) -> bool:
-    """A comparison asking about a subject of its own ("where does the step-level supervision come from in each?"),
-    not only how the papers differ ("How is Tactic's approach different?", "contrast DPT with the spectral Bellman
-    one"): each paper's sentences are then ranked, and its lead chosen, for that subject."""
-    from rag.references import own_topic_words
-
-    return bool(stems({w for w in own_topic_words(without_names(question, names)) if w not in _COMPARING}))
 

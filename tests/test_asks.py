@@ -52,21 +52,6 @@ def test_the_thing_a_question_asks_for(question: str, thing: list[str]) -> None:
     assert asked_thing(question) == thing
 
 
-@pytest.mark.parametrize("question, names, own", [
-    ("OR-PRM vs RGM: where does the step-level supervision come from in each?", ["OR-PRM", "RGM"], True),
-    ("how do it and omni-view differ in the way they improve 3d understanding?", ["Omni-View", "Jigsaw"], True),
-    ("How is Tactic's approach different?", ["Tactic", "TRIM-KV"], False),
-    ("contrast DPT with the spectral Bellman one", ["DPT", "the spectral Bellman one"], False),
-    ("Give me a one-line summary each of T1 and ReVeal, in that order.", ["T1", "ReVeal"], False),  # an overview
-    ("how's the data provenance paper for image autoregressive models different?",
-     ["the data provenance paper for image autoregressive models", "SIGMark"], False),
-])
-def test_a_comparison_asking_about_a_subject_of_its_own(question: str, names: list[str], own: bool) -> None:
-    from rag.asks import asks_own
-
-    assert asks_own(question, names) is own
-
-
 def test_a_thing_is_unstated_only_when_no_text_holds_any_form_of_it() -> None:
     texts = ["We train on 8 GPUs for two days.", "A lightweight retention gate."]
     assert unstated(["gpu", "licence"], texts) == ["licence"]
