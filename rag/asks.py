@@ -233,4 +233,3 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
 def asks_which(question: str) -> bool:
     """A choice among papers already discussed ("Which of them needs less memory?"), not a new list question."""
     return bool(_CHOICE.search(question))
-
