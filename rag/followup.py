@@ -33,8 +33,8 @@ _ASKS_FOR_ONE = re.compile(r"\b(?:is|are)\s+there\s+(?:one|any|a|an|another)\b|\
 MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
 # "and robustness when frames get dropped?": a fragment going on from the last answer (not "and is there …"; unlike
 # ``references._GOES_ON``, "and what …", a whole question going on with the same subject)
-_AND_FRAGMENT = re.compile(r"^\W*(?:and|also|plus)\s+(?!(?:what|how|which|why|who|where|when|is|are|was|were|do|does|did|"
-                           r"can|could|will|would|has|have|had)\b)", re.IGNORECASE)
+_AND_FRAGMENT = re.compile(r"^\W*(?:and|also|plus)\s+(?!(?:what|how|which|why|who|where|when|is|are|was|were|do|"
+                           r"does|did|can|could|will|would|has|have|had)\b)", re.IGNORECASE)
 # A finite verb of its own ("What is the capital of France?", "How do I bake bread?"): a question, not a fragment.
 _FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|will|would|shall|should|may|might|must|"
                      r"has|have|had)\b|['’](?:s|re|ve|ll|d|m)\b|n['’]t\b", re.IGNORECASE)
@@ -72,7 +72,7 @@ def leans_back(turn: Turn) -> bool:
     from rag.types import QuestionKind
 
     d = turn.decision
-    goes_on = bool(_AND_FRAGMENT.match(turn.question))  # ("and robustness when frames are dropped?": any verb, more words)
+    goes_on = bool(_AND_FRAGMENT.match(turn.question))  # ("and robustness when frames are dropped?": a verb too)
     return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
             and turn.reference == "none" and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.names
             and last_answered(turn.table) is not None
