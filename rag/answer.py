@@ -14,7 +14,9 @@ from rag.settings import Settings
 from rag.plan import PaperPlan, plan_paper
 from rag.properties import reports
 from rag.nearmiss import word_readings
-from rag.roles import Aspect, aspect
+from rag.asks import asks_release
+from rag.aspects import aspect
+from rag.roles import Aspect
 from rag.tokens import content_words, stems
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
@@ -81,14 +83,17 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                  for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
     per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
-    if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted in (Aspect.ANY, Aspect.METHOD)):
-        wanted = Aspect.WHICH  # "Which papers …?", "How is Tactic's approach different?": what each proposes leads
+    # "How is Tactic's approach different?": what each proposes leads, then each one's sentences on its method
+    contrasted = kind is QuestionKind.COMPARISON and wanted is Aspect.METHOD
+    if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
+        wanted = Aspect.WHICH  # "Which papers …?", "compare it with ARPG": what each proposes
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
                                                                                           Aspect.WHY)
     measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview,
-                        reports=measured, asked=frozenset(stems(content_words(question))))
+                        reports=measured, asked=frozenset(stems(content_words(question))), lead_proposal=contrasted,
+                        release_asked=asks_release(question))
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

@@ -201,6 +201,11 @@ def unreleased(question: str, texts: list[str]) -> list[str]:
     return ["code release"] if asked and not any(_RELEASE_STATED.search(t) for t in texts) else []
 
 
+def asks_release(question: str) -> bool:
+    """Whether the question asks if the code or weights are out ("is PBFM's code public?")."""
+    return bool(_RELEASE_ASKED.search(question))
+
+
 def asks_existence(question: str) -> bool:
     return bool(_EXISTENCE.search(question))
 

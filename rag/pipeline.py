@@ -71,11 +71,12 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     # A word of the user's that no abstract of a large index contains: a typo is read as the corpus word it
     # almost spells; any other such word makes an English question a refusal (decided later). Words an LLM
     # chose (a translation, a follow-up rewrite) are never refused: a small model's wording is not the user's.
-    large = len(retriever.papers) >= rules.unknown_word_min_papers > 0
-    unknown = names.unknown_words(turn.said) if large and not turn.compare_ids else []
+    # (On a small index a typo is still read as the word it almost spells, "benchmakr papers"; none is refused.)
+    large = len(retriever.papers) >= rules.unknown_word_min_papers > 0 and not needs_multilingual(turn.said)
+    unknown = names.unknown_words(turn.said) if not turn.compare_ids else []
     turn.corrections = names.spelling_fixes(unknown) if rules.spelling else {}
     turn.query = apply_corrections(query, turn.corrections)
-    turn.unknown_words = [] if needs_multilingual(turn.said) else [w for w in unknown if w not in turn.corrections]
+    turn.unknown_words = [w for w in unknown if w not in turn.corrections and large]
     # The shape comes from the user's words: an LLM rewrite of a follow-up ("… than the previous version?" →
     # "… compared to the previous version?") must not make it a comparison of papers. A translation is the
     # only English there is, so a Chinese question uses it.
@@ -238,7 +239,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.references import coverage
-        from rag.roles import Aspect, aspect
+        from rag.aspects import aspect
+        from rag.roles import Aspect
 
         asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it
         held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")

@@ -93,12 +93,15 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False, result_too: bool = False,
-               reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset()) -> PaperPlan:
+               reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
+               lead_proposal: bool = False, release_asked: bool = False) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
     (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it, and
-    (``result_too``) its first result with a figure (a "why" question: its first finding)."""
+    (``result_too``) its first result with a figure (a "why" question: its first finding); (``lead_proposal``) led by
+    what the paper proposes, whatever the question asks of it (a comparison's first sentence sets the two apart);
+    (``release_asked``) with where the code is, if the abstract says ("is its code public, and how many …?")."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports) for s in evidence.sentences}
@@ -108,7 +111,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     in_order = sorted(evidence.sentences, key=lambda s: s.position)
     proposal = next((s for s in in_order if proposes(s.text)), None) or next(
         (s for s in in_order if roles[s.position] is Role.METHOD), None)
-    lead = proposal if wanted is Aspect.WHICH and proposal is not None else ranked[0]
+    lead = proposal if (wanted is Aspect.WHICH or lead_proposal) and proposal is not None else ranked[0]
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence
     # of the role asked for, with its cue words, may word the question less closely); the field's background only
@@ -117,6 +120,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             and (max(s.score, fits[s.position]) >= floor or fits[s.position] >= near)
             and (roles[s.position] is not Role.BACKGROUND or wanted in (Aspect.PROBLEM, Aspect.DATA))
             and not releases(s.text)]  # where the code is: only as the lead, when asked
+    if release_asked:
+        rest += [s for s in in_order if releases(s.text) and s is not lead and s not in rest][:1]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
     if reports is not None and count:  # "speedup?": each sentence reporting it ("… 5.14x decode attention speedup",

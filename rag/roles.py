@@ -198,56 +198,6 @@ def proposes(text: str) -> bool:
     return bool(_PROPOSES.search(text))
 
 
-_ASPECTS = (
-    (Aspect.WHICH, re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what's|who\s+(?:is|are))\s+(?!the\b|its\b|their\b|his\b|her\b|"
-                              r"this\b|that\b|these\b|those\b|a\b|an\b)|tell\s+me\s+(?:more\s+)?about|describe|"
-                              r"explain|summari[sz]e|give\s+(?:me\s+)?an?\s+overview)|"
-                              r"^\W*(?:(?:\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|any(?:thing|\s+papers?|\s+work)?\s+"
-                              r"(?:on|about|regarding|for)\b|(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
-                              r"(?:find|show|give)\s+(?:me\s+)?(?:a\s+|the\s+)?(?:paper|work)s?\b)|"
-                              r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
-    (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
-                             r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
-                             r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"
-                             r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
-                             r"models?\s+and\s+datasets?|evaluat\w*\s+(?:on|with))\b", re.I)),
-    # "How does D2F make dLLMs faster?", "How do they reduce memory?": the mechanism, unless it asks how well.
-    (Aspect.METHOD, re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?how\s+(?:does|do|did|can|could|is|are|was|"
-                               r"were)\b(?!.*\b(?:perform\w*|fare[sd]?|compare[sd]?|stack\s+up|rank\w*|"
-                               r"do(?:es)?\s+(?:on|against|with|in)|score[sd]?\s+on|work\s+(?:on|in))\b)", re.I)),
-    (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
-                               r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
-                               r"by\s+how\s+much|what\s+(?:figure|number)|beats?|compared\s+(?:to|with)\s+baselines?|"
-                               r"fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
-                               r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
-                               r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|report|score|(?:obtain|get)"
-                               r"(?![^?.]*\bfrom\b)))"  # (not "where does each get its training signal from?")
-                               r"\b", re.I)),
-    # "Why does provenance tracing matter?": why the work is needed, which the motivation says, not a finding.
-    (Aspect.PROBLEM, re.compile(r"^\W*(?:\w+\s*,\s*)?why\b.*\b(?:matters?|important|needed|necessary|crucial|worth\w*)"
-                                r"\b|\bwhy\s+(?:do|does|would|should)\s+(?:we|you|anyone|one|people)\s+"
-                                r"(?:need|care|want)\b",
-                                re.I)),
-    # "What is their main finding?": what the authors found, as a "why" question's answer is.
-    (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason|"
-                            r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
-                            r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
-    (Aspect.PROBLEM, re.compile(r"\b(?:what\s+(?:problem|issue|limitation|challenge|gap)s?|motivat\w*|"
-                                r"(?:problem|issue|limitation|challenge|gap)s?\s+(?:does|do|did)\b)", re.I)),
-    (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
-                               r"mechanism|approach|method|technique|components?|architecture|idea|trained|"
-                               r"training|objective|loss|works?|exploit\w*|algorithm|strategy|design)\b", re.I)),
-)
-
-
-def aspect(question: str) -> Aspect:
-    """What the question asks of a paper, by its words (the first rule in ``_ASPECTS`` that fits)."""
-    for name, pattern in _ASPECTS:
-        if pattern.search(question):
-            return name
-    return Aspect.ANY
-
-
 # The roles whose sentences answer each aspect, best first.
 WANTED: dict[Aspect, tuple[Role, ...]] = {
     Aspect.METHOD: (Role.METHOD,),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rag.plan import plan_paper
-from rag.roles import Aspect, Role, aspect, role
+from rag.aspects import aspect
+from rag.roles import Aspect, Role, role
 from rag.standalone import leans_back, quote, rewrite
 from rag.types import Evidence, EvidenceSentence, Hit, Paper
 
@@ -69,6 +70,8 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("How does Omni-View do on VSI-Bench?", Aspect.RESULT),
     ("What accuracy does it get on GSM8K?", Aspect.RESULT),
     ("where does each get its step-level training signal from?", Aspect.METHOD),  # a source, not a score
+    ("Compare ARPG and GtR - where does each one get its speedup from?", Aspect.METHOD),  # (not "speedup": a figure)
+    ("OR-PRM and RGM both use PRMs - how does each get its step-level supervision?", Aspect.METHOD),  # after a dash
     ("Which models and datasets?", Aspect.DATA),
     ("Why do implicit reward models generalize worse?", Aspect.WHY),
     ("What problem does RCPU solve?", Aspect.PROBLEM),
@@ -205,6 +208,14 @@ def test_where_the_code_is_is_shown_only_when_it_answers() -> None:
     assert all("example.org" not in q.text for q in plan.quotes)  # the code link fits well, but answers nothing
     asked = plan_paper(1, _evidence([0.10, 0.10, 0.20, 0.10, 0.10, 0.70]), Aspect.ANY, 1, 0.3)
     assert "example.org" in asked.quotes[0].text  # "Is the code available?": the link is the lead
+    # "is its code public, and how many datasets …?": the link beside the sentence answering the other part
+    both = plan_paper(1, _evidence([0.10, 0.10, 0.20, 0.70, 0.10, 0.30]), Aspect.DATA, 1, 0.3, release_asked=True)
+    assert "LongBench" in both.quotes[0].text and any("example.org" in q.text for q in both.quotes)
+
+
+def test_a_comparison_of_approaches_leads_with_the_proposal_then_the_method() -> None:
+    plan = plan_paper(1, _evidence([0.10, 0.10, 0.30, 0.60, 0.65, 0.10]), Aspect.METHOD, 1, 0.3, lead_proposal=True)
+    assert "RetainGate" in plan.quotes[0].text and "five datasets" in plan.quotes[1].text  # (not the speedup)
 
 
 @pytest.mark.parametrize(("sentence", "standalone"), [

@@ -69,6 +69,14 @@ class TestEngine:
         assert answer.query == "Which papers speed up autoregressive image generation?"
         assert answer.to_json()["corrections"] == {"autoregresive": "autoregressive"}
 
+    def test_a_typo_in_a_small_index_is_corrected_and_never_refused_for(self, seed_index) -> None:
+        from rag.engine import Engine
+
+        engine = Engine(Settings(index_dir=seed_index, backend="extractive"))  # 36 papers: under the size to refuse
+        answer = engine.ask(self.QUESTION)
+        assert not answer.refused and answer.corrections == {"autoregresive": "autoregressive"}
+        assert not engine.ask("Which paper forecasts monsoon rainfall?").refused  # (absent here, no refusal for it)
+
     def test_without_correction_the_typo_is_refused_by_name(self, seed_index) -> None:
         from rag.engine import Engine
 
