@@ -92,6 +92,13 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     return found
 
 
+def named_ahead(question: str, named_in: Callable[[str], list[str]], every: list[str]) -> list[str]:
+    """The papers not on the table (``every``) that the question names up front, before what it asks of them
+    ("veriequivbench - what does its equivalence score replace?", "MaskCO: how does it …"): its pronouns are theirs."""
+    head = re.match(r"^\W*([^,:;?!–—-]+?)\s*(?:[,:;–—]|\s-)\s", question)
+    return [p for p in named_in(head.group(1)) if p not in every] if head else []
+
+
 def _lower_case_names(question: str) -> list[str]:
     """Names typed in lower case ("omni-view", "trim-kv", "d2f"): a word with a hyphen or a digit, a part of which no
     English lexicon knows (not "self-supervised", "test-time")."""

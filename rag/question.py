@@ -16,9 +16,10 @@ from rag.types import QuestionKind, QuestionShape
 _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
 _LIST = re.compile(
     rf"(?:^|[.!:]\s){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then)\b[\s,]*)*(which|what|list|name|find|show me|give me)\s+"
-    r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+(?:the|these|those)(?:\s+\d+)?)\s+)*(\w+\s+)?"
+    r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+(?:the|these|those)(?:\s+\d+)?)\s+)*"
+    r"(?:(?!(?:do|does|did|are|is|was|were|have|has|can|could|would|should)\b)[\w-]+\s+){0,2}"
     r"(papers|works|studies|articles|abstracts|submissions|ones)\b"
-    r"|\b(are there|any|all|other|several|more|related|similar) (\w+ )?(papers|works|studies|abstracts|submissions)\b"
+    r"|\b(are there|any|all|other|several|more|related|similar) ([\w-]+ ){0,2}(papers|works|studies|abstracts|submissions)\b"
     r"|哪些(论文|工作|文章)|有没有.*(论文|工作)"
     # "Anything else in the set on watermarking?", "What else here uses …?", "Any more on …?", "Others on …?",
     # "Do we have anything about …?", "Other examples of …?", "Is there other work on …?", "The only one on …?"
@@ -57,7 +58,7 @@ _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work
                         r"where)\b", re.IGNORECASE)
 _COMPARE_WEAK = re.compile(r"\b(each|both|respectively)\b|分别|各自", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
-_PREAMBLE = re.compile(r"^[^:?.]{3,100}[:：]\s")
+_PREAMBLE = re.compile(r"^[^:?.]{3,100}(?:[:：]|\s[–—-])\s")
 # Where the papers being compared are separated from each other.
 _SEPARATORS = re.compile(
     r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
@@ -71,6 +72,7 @@ _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z
 
 _KIND_OF = re.compile(r"-(?:style|like|based|related|type|inspired|driven|esque)$", re.IGNORECASE)
 MAX_PARTS = 4
+LIKENED = re.compile(r"\b([\w.]+)-(?:style|like|esque|inspired)\b", re.IGNORECASE)  # "BERT-style", "GPT-like"
 
 
 def names_in(question: str) -> list[str]:
@@ -89,6 +91,12 @@ def names_in(question: str) -> list[str]:
     return found
 
 
+def likened(question: str) -> list[str]:
+    """The names a question uses only to describe a kind of thing ("masked generation, kind of BERT-style", "a
+    GPT-like decoder"): an absent one says what the user means, not what a paper must name."""
+    return [m.group(1) for m in LIKENED.finditer(question)]
+
+
 def comparison_parts(question: str) -> list[str]:
     """The pieces of a comparison's first clause that each point at one paper (those with topic words); the first
     clause naming several, after a preamble ("I have three papers open: the one on …, ARPG, and GtR. …")."""
@@ -96,7 +104,8 @@ def comparison_parts(question: str) -> list[str]:
         return [p.strip() for p in _SEPARATORS.split(clause) if [w for w in content_words(p) if w not in CUE_WORDS]]
 
     clauses = _CLAUSE_END.split(question, maxsplit=2)
-    parts = pieces(clauses[0])
+    head = re.split(r"\s[–—-]\s", clauses[0], maxsplit=1)[0]  # ("OR-PRM and RGM both … - how does each …?")
+    parts = pieces(head) if len(pieces(head)) >= 2 else pieces(clauses[0])
     if len(parts) < 2 and len(clauses) > 1 and question[len(clauses[0])] in ":：":
         parts = pieces(clauses[1]) if len(pieces(clauses[1])) >= 2 else parts
     named = [i for i, part in enumerate(parts) if _NAME.search(part)]
@@ -143,17 +152,23 @@ _THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|
                            r"(?:also\s+)?(?:compare[sd]?|contrast)\b", re.IGNORECASE)
 
 
+# "which other fine-tuning strategies do they compare it against?": the paper's own baselines, not two papers
+_BASELINES = re.compile(r"\b(?:which|what)\b[^?]*?\b(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+"
+                        r"(?:also\s+)?compare\s+(?:it\s+|them\s+|\w+\s+)?(?:against|with|to)\b", re.IGNORECASE)
+
+
 def wants_comparison(question: str) -> bool:
-    return bool(_COMPARE.search(question)) and not _THEY_COMPARE.search(question)
+    return bool(_COMPARE.search(question)) and not _THEY_COMPARE.search(question) and not _BASELINES.search(question)
 
 
 def analyse(question: str) -> QuestionShape:
-    shape = QuestionShape(kind=QuestionKind.SINGLE, names=names_in(question),
+    names = [n for n in names_in(question) if n not in likened(question)]  # (not "BERT" of "BERT-style")
+    shape = QuestionShape(kind=QuestionKind.SINGLE, names=names,
                           multilingual=needs_multilingual(question))
     # (a weak cue compares two names, or the pieces a preamble sets out: "PBFM and that diffusion model: … in each?")
     weak = _COMPARE_WEAK.search(question) and (len(shape.names) >= 2 or _PREAMBLE.match(question))
     if (_COMPARE.search(question) or weak) and not (
-            _ONE_PAPER.search(question) and len(shape.names) < 2):
+            (_ONE_PAPER.search(question) or _BASELINES.search(question)) and len(shape.names) < 2):
         parts = comparison_parts(question)
         if len(parts) < 2 and len(shape.names) >= 2:
             parts = shape.names[:MAX_PARTS]

@@ -18,7 +18,7 @@ from rag.asks import asks_which, bare_comparison
 from rag.coref import named_before_pronoun
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
-from rag.named import counted_papers, named_on_table, recent, subject, user_order
+from rag.named import counted_papers, named_ahead, named_on_table, recent, subject, user_order
 from rag.types import Paper, Shown
 
 _OVERVIEW = 12  # an answer showing more papers surveyed the collection: "which of them" searches it
@@ -47,7 +47,9 @@ _PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those"
                      r"|them|they|their|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
 # Bare "this" / "that" only where they stand for a thing ("What does this achieve?"), not in "methods that …".
-_SINGULAR = re.compile(r"\b(?:it|its|it's)\b|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
+# (Not the "it" a verb ends on: "how does each do it?")
+_SINGULAR = re.compile(r"\b(?:its|it's)\b|\bit\b(?!\s*(?:[?.!,]|$))|(?<!\bdo\s)(?<!\bdoes\s)(?<!\bdoing\s)\bit\b"
+                       r"|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
                        r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
                        r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b"
                        # "How would you contrast that with the DPT paper?"
@@ -153,7 +155,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         if count == 2 and len(new) == 1 and not asks_choice:
             return Reference(ReferenceKind.PARTIAL_NAME, [subject(table), *new], question)
     choice = asks_choice and len(listed) >= 2
-    named = named_on_table(asked, table, title_words, mentioned)
+    named = named_on_table(asked, table, title_words, mentioned) or [  # ("veriequivbench", not "which papers …")
+        p for p in own if p in every and not _ASKS_FOR_PAPERS.search(asked)]
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it ("how do
         # the best-of-n paper and this one differ in what they say …": "this one" is the last paper all the same).
@@ -164,6 +167,10 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
             pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either"
         papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
+    if len(new := named_ahead(asked, named_in, every)) == 1 and not wants_comparison(asked):  # "VeriEquivBench - …"
+        return Reference(ReferenceKind.PARTIAL_NAME, new, question)
+    if singular and len(own) == 1 and own[0] not in listed and (wants_comparison(asked) or _COMPARATIVE.search(asked)):
+        return Reference(ReferenceKind.PARTIAL_NAME, [listed[0], *own], question)  # "How is its approach … from MoH?"
     if (choice or plural) and len(listed) > _OVERVIEW:  # "Which of the papers …" after a survey of the collection
         return Reference(ReferenceKind.NONE, question=question)
     if (choice or plural) and len(listed) >= 2:
@@ -277,15 +284,9 @@ def _ordinal(question: str, listed: list[str]) -> list[str]:
     # order".)
     for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked
                   or _bare_ordinal(m, question)):
-        word = match.group(1).lower()
-        if word in ("last", "final"):
-            index = len(listed) - 1
-        elif word == "former":
-            index = 0
-        elif word == "latter":
-            index = 1 if len(listed) == 2 else len(listed) - 1
-        else:
-            index = _ORDINALS[word]
+        word, end = match.group(1).lower(), len(listed) - 1
+        index = {"last": end, "final": end, "former": 0, "latter": 1 if len(listed) == 2 else end}.get(
+            word, _ORDINALS.get(word, -1))
         if 0 <= index < len(listed) and listed[index] not in picked:
             picked.append(listed[index])
     return picked

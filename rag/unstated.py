@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
 _OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
                       r"((?:[A-Za-z][\w.\-]*\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*(?:\s+[a-z][\w\-]*){0,2})\s*"
-                      r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else)?\s*\?+\s*$")
+                      r"(?:,?\s*(?:or\s+)?(?:something|anything)(?:\s+(?:else|like\s+that|similar))?)?\s*(?:\.{2,}|…)?"
+                      r"\s*\?+\s*$")
 # "… did they test, e.g. 1024 or 2048 tokens?", "… such as LRU?": the examples the user expects in the answer.
 _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*,?\s*([^?!;]+?)\s*"
                        r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else|,?\s*etc\.?)?\s*[?.!]*\s*$", re.IGNORECASE)
@@ -107,6 +108,8 @@ def offered(question: str) -> list[str]:
     1024 or 2048 tokens?" → 1024, 2048), each by its first word ("Belady's optimal policy" → Belady)."""
     for pattern, least in ((_OFFERED, 2), (_EXAMPLES, 1)):
         if match := pattern.search(question):
+            # one candidate is an offer when the user hedges it ("… on, scannet or something?")
+            least = 1 if re.search(r"\b(?:something|anything)\b", match.group(0), re.IGNORECASE) else least
             pieces = [p.split() for p in re.split(r"\s*(?:[,/?]|\bor\b|\band\b)\s*", match.group(1)) if p.strip()]
             if any(p[0].lower() in _ASKING for p in pieces):  # "…, right? what is it?": a question, not an offer
                 continue

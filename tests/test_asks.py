@@ -315,6 +315,10 @@ def test_a_list_asked_by_an_acronym_searches_its_long_form_too(engine) -> None:
     ("What memory budgets did they test, e.g. 1024 or 2048 tokens?", ["1024", "2048"]),  # examples
     ("which environments? meta-world, atari, something else?", ["meta-world", "atari"]),
     ("Does it work on images, e.g. ImageNet?", ["ImageNet"]),
+    ("which agent scaffolds did they evaluate? openhands, swe-agent, claude code...?", ["openhands", "swe-agent",
+                                                                                       "claude"]),  # trailing "..."
+    ("what 3D scene datasets did they train on, scannet or something?", ["scannet"]),  # one, hedged
+    ("what do they compare against, something else?", []),
     ("How does it work?", []),
     ("Is it faster than TRIM-KV?", []),
 ])

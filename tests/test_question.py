@@ -21,11 +21,13 @@ class TestShapes:
         "besides weather, what other science applications show up in the collection",
         "Which other natural-science applications show up in the collection?",
         "which of these papers are about reward models in some way?",  # the collection's, in a first turn
+        "what other sciencey application papers are there? chemistry, biology, weather, physics, whatever",  # 2 words
     ])
     def test_list_questions(self, question: str) -> None:
         assert analyse(question).kind == "list"
 
-    @pytest.mark.parametrize("question", ["What tasks are covered by the benchmark?", "What problems does it solve?"])
+    @pytest.mark.parametrize("question", ["What tasks are covered by the benchmark?", "What problems does it solve?",
+                                          "what do the papers say about memory?"])
     def test_what_one_paper_covers_is_no_list(self, question: str) -> None:
         assert analyse(question).kind != "list"
 
@@ -46,6 +48,10 @@ class TestShapes:
         # "each" with one name: the pieces a preamble sets out before its colon.
         ("PBFM and that multi-channel diffusion model: what is the core technical idea in each?",
          ["PBFM", "that multi-channel diffusion model"]),
+        # … or before a dash ("X and Y both … - how does each …?"), which a name's own hyphen is not
+        ("OR-PRM and RGM both rely on reward models - how does each get its supervision?",
+         ["OR-PRM", "RGM both rely on reward models"]),
+        ("TRIM-KV - how does it compare with Tactic?", ["TRIM-KV - how does it compare", "Tactic"]),
     ])
     def test_comparisons_split_into_one_piece_per_paper(self, question: str, parts: list[str]) -> None:
         shape = analyse(question)
@@ -66,9 +72,14 @@ class TestShapes:
         "Does training on each frame separately help?",  # "each" alone is not a comparison
         "Visual Jigsaw: what does each modality add?",  # …nor after a preamble naming one thing
         "Which models and datasets was it evaluated on?",  # not a request for a list of papers
+        "what is MFT, and which other fine-tuning strategies do they compare it against",  # its own baselines
     ])
     def test_single_paper_questions(self, question: str) -> None:
         assert analyse(question).kind == "single"
+
+    def test_a_name_used_to_describe_a_kind_names_no_paper(self) -> None:
+        assert analyse("masked generation for routing, kind of BERT-style - is there a paper?").names == []
+        assert analyse("Is there a TRIM-KV-based cache?").names == ["TRIM-KV"]  # ("-based": built on it)
 
     def test_names(self) -> None:
         assert names_in("How does TRIM-KV beat SnapKV on GSM8K with mCLM and D2F?") == [

@@ -423,3 +423,39 @@ def test_the_other_one_after_a_turn_on_one_paper_of_a_list_is_the_lists_next_pap
     on_tactic = Shown("what does tactic keep?", sources=["tactic"], cited=["tactic"])
     assert ref("same for the other one?", [LIST, on_tactic]).paper_ids == ["d2f"]
     assert ref("what about the other one?", [ONE]).kind is not ReferenceKind.ORDINAL  # no list before: nothing
+
+
+def _names(*known: str):
+    """A ``named_in`` that finds each known paper id typed in the text, in any case."""
+    return lambda text: [pid for pid in known if pid in text.lower()]
+
+
+def test_a_paper_named_up_front_off_the_table_takes_the_pronouns_after_it() -> None:
+    # "veriequivbench - what does its …": its score, not the table's paper's; a comparison keeps both.
+    found = resolve("veriequiv - what does its equivalence score replace?", [ONE], title_words, _names("veriequiv"))
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["veriequiv"])
+    compared = resolve("veriequiv - how does it differ from this one?", [ONE], title_words, _names("veriequiv"))
+    assert set(compared.paper_ids) == {"veriequiv", "sig"}
+
+
+def test_its_approach_against_a_paper_off_the_table_compares_the_two() -> None:
+    found = resolve("How is its approach diffrent from the moh framework?".replace("diffrent", "different"), [ONE],
+                    title_words, _names("moh"))
+    assert found.paper_ids == ["sig", "moh"]
+    alone = resolve("How does it pick keys?", [ONE], title_words, _names("moh"))
+    assert alone.paper_ids == ["sig"]  # no name: the paper on the table
+
+
+def test_a_paper_named_off_the_table_and_typed_on_it_later_is_named() -> None:
+    shown = Shown("which papers are benchmarks?", ["sig", "veriequiv"], ["sig", "veriequiv"])
+    found = resolve("veriequiv, what does it replace?", [shown], title_words, _names("veriequiv"))
+    assert found.paper_ids == ["veriequiv"]  # on the table, though its title words do not hold the lower-case name
+
+
+def test_the_it_a_verb_ends_on_is_no_paper() -> None:
+    # "how does each do it": "each" of the two named papers, not them and the paper on the table
+    found = resolve("compare D2F and sigmark, they both decode in parallel right? how does each do it", [LIST],
+                    title_words, _names("d2f", "sig"))
+    assert set(found.paper_ids) == {"d2f", "sig"}
+    assert set(resolve("compare D2F and sigmark: how does it differ?", [LIST], title_words,
+                       _names("d2f", "sig")).paper_ids) > {"d2f", "sig"}  # "it" the subject: the table's paper too

@@ -85,6 +85,9 @@ class TestRetriever:
         # An acronym's long form is one term, not its runs of topic words ("RLVR" is not any "reinforcement learning").
         rlvr = retriever.names.rare_terms("any RLVR papers?", 0.15, ["reinforcement learning from verifiable rewards"])
         assert set(rlvr) == {"reinforcement learning from verifiable rewards"}
+        # "diffusion models" ends on a generic word: a paper titled "Controllable diffusion-based generation …" uses it
+        assert "h46b75c8bd2fb" in retriever.names.rare_terms("which papers use diffusion models?", 0.3)[
+            "diffusion models"]
 
     @pytest.mark.parametrize("question, expected", [
         ("How does Visual Jigsaw train multimodal models?", {"tBf2SUzfZw"}),  # title without a colon

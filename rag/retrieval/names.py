@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from rag.coref import acronym_words
+from rag.nearmiss import word_readings
 from rag.retrieval.rankers import BM25Ranker
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
@@ -72,8 +73,17 @@ class NameIndex:
             ids = {pid for form in {term, f"{term}s", term.removesuffix("s"), term.removesuffix("es")} if form
                    for pid in self.papers_mentioning(form)}
             if ids and len(ids) <= share * len(self.papers):
-                found[term] = ids
+                found[term] = ids | self._titled(term)
         return found
+
+    def _titled(self, term: str) -> set[str]:
+        """"diffusion models": the papers whose title is about diffusion ("… diffusion-based generation …") use it
+        too, whatever their abstracts call their model (a term ending on a generic word only)."""
+        head, _, tail = term.rpartition(" ")
+        if not head or tail not in _GENERIC_TAILS:
+            return set()
+        return {pid for pid, paper in self.papers.items()
+                if f" {head} " in " " + re.sub(r"[^a-z0-9]+", " ", paper.title.lower()) + " "}
 
     def is_distinctive(self, name: str) -> bool:
         """Only a handful of papers contain the name ("TRIM-KV", not "ImageNet")."""
@@ -95,8 +105,10 @@ class NameIndex:
             for start in range(len(words) - size + 1):
                 phrase = words[start:start + size]
                 key = squash(" ".join(phrase))
-                # A common word ("tactic") counts only when written as a name (capitalised).
-                if key in self.title_names and (phrase[0][:1].isupper() or not key.isalpha()):
+                # A common word ("tactic") counts only when written as a name (capitalised); one no English lexicon
+                # knows ("veriequivbench") names the paper in any case.
+                if key in self.title_names and (phrase[0][:1].isupper() or not key.isalpha()
+                                                or size == 1 and not word_readings(key)):
                     found.update(self.title_names[key])
                 # A title with no colon ("Visual Jigsaw Post-Training Improves MLLMs") does not say where its
                 # name ends: its first words count when the question writes them all capitalised, not
@@ -140,7 +152,8 @@ class NameIndex:
             words.add(paper.given_name.lower())
         # An acronym the abstract gives a phrase of its title: "the DPT paper" for "Decision Pre-Trained
         # Transformer is a Scalable …", which defines "Decision Pre-Trained Transformer (DPT)".
-        title = content_words(paper.title)
+        title = content_words(paper.title)  # (and "diffusion" of "diffusion-based": "MCD", multi-channel diffusion)
+        title |= {part for word in title for part in word.split("-")}
         return words | {short for short, long in acronym_words(paper.acronyms).items() if long <= title}
 
     def names_elsewhere(self, question: str, paper_ids: list[str]) -> bool:
@@ -226,6 +239,10 @@ class NameIndex:
         if self._speller is None:  # built on the first unknown word, not at load: most questions have none
             self._speller = Speller.from_texts(self.words.values(), self.decision)
         return {word: fix for word in words if (fix := self._speller.correction(word))}
+
+
+_GENERIC_TAILS = frozenset("model models method methods approach approaches technique techniques network networks "
+                           "framework frameworks".split())
 
 
 def _title_tokens(title: str) -> list[str]:
