@@ -56,11 +56,11 @@ class Missing:
 def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> list[Missing]:
     """The question's qualifiers that no paper of ``papers`` holds and no indexed abstract has with the word they
     qualify."""
-    from rag.question import LIKENED
+    from rag.question import without_likened
 
     if not papers:
         return []
-    question = LIKENED.sub(" ", question)  # ("kind of BERT-style": what the user means, not a qualifier)
+    question = without_likened(question)  # ("kind of BERT-style": what the user means, not a qualifier)
     cased = _TOKEN_CASED.findall(without_where(question))
     tokens = [t.lower() for t in cased]
     topic = content_words(question) - _asking()

@@ -73,6 +73,8 @@ _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z
 _KIND_OF = re.compile(r"-(?:style|like|based|related|type|inspired|driven|esque)$", re.IGNORECASE)
 MAX_PARTS = 4
 LIKENED = re.compile(r"\b([\w.]+)-(?:style|like|esque|inspired)\b", re.IGNORECASE)  # "BERT-style", "GPT-like"
+_LIKENED_TO = re.compile(r"\b(?:similar\s+to|à\s+la|a\s+la|akin\s+to|in\s+the\s+(?:spirit|style)\s+of|inspired\s+by|"
+                         r"along\s+the\s+lines\s+of|(?:kind|sort)\s+of\s+like)\s+(?:the\s+)?([\w.-]+)", re.IGNORECASE)
 
 
 def names_in(question: str) -> list[str]:
@@ -93,8 +95,14 @@ def names_in(question: str) -> list[str]:
 
 def likened(question: str) -> list[str]:
     """The names a question uses only to describe a kind of thing ("masked generation, kind of BERT-style", "a
-    GPT-like decoder"): an absent one says what the user means, not what a paper must name."""
-    return [m.group(1) for m in LIKENED.finditer(question)]
+    GPT-like decoder", "evolving heuristics, similar to AlphaEvolve"): an absent one says what the user means, not
+    what a paper must name."""
+    return [m.group(1) for pattern in (LIKENED, _LIKENED_TO) for m in pattern.finditer(question)]
+
+
+def without_likened(question: str) -> str:
+    """The question without the names it likens what it asks to ("kind of BERT-style", "similar to AlphaEvolve")."""
+    return _LIKENED_TO.sub(" ", LIKENED.sub(" ", question))
 
 
 def comparison_parts(question: str) -> list[str]:

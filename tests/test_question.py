@@ -79,6 +79,7 @@ class TestShapes:
 
     def test_a_name_used_to_describe_a_kind_names_no_paper(self) -> None:
         assert analyse("masked generation for routing, kind of BERT-style - is there a paper?").names == []
+        assert analyse("evolving heuristics, similar to AlphaEvolve - anything?").names == []
         assert analyse("Is there a TRIM-KV-based cache?").names == ["TRIM-KV"]  # ("-based": built on it)
 
     def test_names(self) -> None:
