@@ -32,8 +32,8 @@ _ASPECTS = (
                                r"\b[^?.]*\bfrom\b", re.I)),
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
-                               r"by\s+how\s+much|what\s+(?:figure|number)|beats?|compared\s+(?:to|with)\s+baselines?|"
-                               r"fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
+                               r"by\s+how\s+much|what\s+(?:figure|number)|numbers|stats|beats?|"  # ("speed numbers?")
+                               r"compared\s+(?:to|with)\s+baselines?|fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
                                r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|report|score|(?:obtain|get)"
                                r"(?![^?.]*\bfrom\b)))"  # (not "where does each get its training signal from?")

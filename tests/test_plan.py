@@ -69,6 +69,7 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("How does it fare against GPT-4o?", Aspect.RESULT),
     ("How does Omni-View do on VSI-Bench?", Aspect.RESULT),
     ("What accuracy does it get on GSM8K?", Aspect.RESULT),
+    ("speed numbers for the first?", Aspect.RESULT),  # "numbers": figures, whatever they measure
     ("where does each get its step-level training signal from?", Aspect.METHOD),  # a source, not a score
     ("Compare ARPG and GtR - where does each one get its speedup from?", Aspect.METHOD),  # (not "speedup": a figure)
     ("OR-PRM and RGM both use PRMs - how does each get its step-level supervision?", Aspect.METHOD),  # after a dash
