@@ -197,7 +197,7 @@ _RELEASE_STATED = re.compile(r"github|https?://|\b(?:code|models?|weights|data(?
 
 def unreleased(question: str, texts: list[str]) -> list[str]:
     """["code release"] when the question asks whether code or weights are out and no text says so; else []."""
-    asked = _RELEASE_ASKED.search(question)
+    asked = asks_release(question)
     return ["code release"] if asked and not any(_RELEASE_STATED.search(t) for t in texts) else []
 
 

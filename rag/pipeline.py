@@ -72,11 +72,11 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     # almost spells; any other such word makes an English question a refusal (decided later). Words an LLM
     # chose (a translation, a follow-up rewrite) are never refused: a small model's wording is not the user's.
     # (On a small index a typo is still read as the word it almost spells, "benchmakr papers"; none is refused.)
-    large = len(retriever.papers) >= rules.unknown_word_min_papers > 0 and not needs_multilingual(turn.said)
+    refusing = len(retriever.papers) >= rules.unknown_word_min_papers > 0 and not needs_multilingual(turn.said)
     unknown = names.unknown_words(turn.said) if not turn.compare_ids else []
     turn.corrections = names.spelling_fixes(unknown) if rules.spelling else {}
     turn.query = apply_corrections(query, turn.corrections)
-    turn.unknown_words = [w for w in unknown if w not in turn.corrections and large]
+    turn.unknown_words = [w for w in unknown if w not in turn.corrections and refusing]
     # The shape comes from the user's words: an LLM rewrite of a follow-up ("… than the previous version?" →
     # "… compared to the previous version?") must not make it a comparison of papers. A translation is the
     # only English there is, so a Chinese question uses it.

@@ -170,7 +170,8 @@ def wants_comparison(question: str) -> bool:
 
 
 def analyse(question: str) -> QuestionShape:
-    names = [n for n in names_in(question) if n not in likened(question)]  # (not "BERT" of "BERT-style")
+    described = likened(question)
+    names = [n for n in names_in(question) if n not in described]  # (not "BERT" of "BERT-style")
     shape = QuestionShape(kind=QuestionKind.SINGLE, names=names,
                           multilingual=needs_multilingual(question))
     # (a weak cue compares two names, or the pieces a preamble sets out: "PBFM and that diffusion model: … in each?")

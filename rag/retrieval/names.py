@@ -42,6 +42,7 @@ class NameIndex:
         self._speller: Speller | None = None
         self._title_words: dict[str, set[str]] = {}
         self._title_counts: Counter[str] | None = None
+        self._plain_titles: dict[str, str] | None = None
         self.words = words if words is not None else paper_words(papers)
         self.title_names, self.title_heads = title_names(papers.values(), retrieval.title_name_words)
 
@@ -82,8 +83,10 @@ class NameIndex:
         head, _, tail = term.rpartition(" ")
         if not head or tail not in _GENERIC_TAILS:
             return set()
-        return {pid for pid, paper in self.papers.items()
-                if f" {head} " in " " + re.sub(r"[^a-z0-9]+", " ", paper.title.lower()) + " "}
+        if self._plain_titles is None:  # (each title's words between spaces, worked out once)
+            self._plain_titles = {pid: f" {re.sub(r'[^a-z0-9]+', ' ', p.title.lower()).strip()} "
+                                  for pid, p in self.papers.items()}
+        return {pid for pid, title in self._plain_titles.items() if f" {head} " in title}
 
     def is_distinctive(self, name: str) -> bool:
         """Only a handful of papers contain the name ("TRIM-KV", not "ImageNet")."""
