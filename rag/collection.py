@@ -14,7 +14,8 @@ import numpy as np
 from rag import prompts
 from rag.properties import property_how, property_mentions
 from rag.collection_intent import CollectionIntent
-from rag.topics import CorpusStats, by_area, keyword_counts, method_sentence, one_blas_thread, stats_for, words
+from rag.topics import (CorpusStats, by_area, keyword_counts, method_sentence, one_blas_thread, stats_for, stem_words,
+                        words)
 from rag.types import Answer, Citation, CollectionGroup, CollectionStats, Source
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def answer_collection(question: str, intent: CollectionIntent, retriever: Hybrid
     vector = retriever.encoder.embed_query(intent.topic).astype(np.float64) if intent.topic else None
     stats = stats_for(retriever)
     with one_blas_thread():
-        writer = _Writer(stats, retriever, vector)
+        writer = _Writer(stats, retriever, vector, intent.area)
         lines, groups, matched, method = getattr(writer, intent.kind)(intent.topic)
     ids = stats.ids
     named = [CollectionGroup(label, len(m), [ids[i] for i in m], kind) for label, m, kind in groups]
@@ -59,8 +60,10 @@ Part = tuple[list[str], list[Group], list[int], str]  # answer lines, chart grou
 class _Writer:
     """One answer's lines, its cited examples (numbered as sources in the order cited) and its groups."""
 
-    def __init__(self, stats: CorpusStats, retriever: HybridRetriever, vector: np.ndarray | None) -> None:
+    def __init__(self, stats: CorpusStats, retriever: HybridRetriever, vector: np.ndarray | None,
+                 area_asked: bool = False) -> None:
         self.stats, self.retriever, self.vector, self.papers = stats, retriever, vector, stats.papers
+        self.area_asked = area_asked  # the question counts an area by name ("… fall under the optimization area?")
         self.everyone = list(range(stats.size))
         self.citations, self.sources = list[Citation](), list[Source]()
         self.quoted: dict[str, list[str]] = {}
@@ -80,6 +83,14 @@ class _Writer:
             groups = self.by_area(self.everyone, cluster_rest=False)
             return ([prompts.COLLECTION_TOTAL.format(total=self.stats.size), self.area_summary(groups)],
                     groups, [], "every indexed paper, by its primary area")
+        if self.area_asked and (area := self.area_named(topic)):  # the papers OpenReview files under it
+            matched = [m for m in self.everyone if self.papers[m].area == area]
+            unlabelled = sum(not p.area for p in self.papers)
+            lines = [prompts.COLLECTION_IN_AREA.format(count=len(matched), total=self.stats.size, area=area) + (
+                prompts.COLLECTION_NO_AREA.format(count=unlabelled) if unlabelled else "") + ".", prompts.COLLECTION_ALL]
+            examples = self.examples(topic, matched) if len(matched) > ALL_LISTED else matched
+            return ([*lines, *(f"- {self.cite(m, True)}" for m in examples)], [(area, matched, "area")], matched,
+                    "each paper's primary area")
         matched, lines, method = self.mentions(topic)
         groups, examples = self.by_area(matched, cluster_rest=False), self.examples(topic, matched)
         head = prompts.COLLECTION_ALL if len(matched) <= ALL_LISTED else prompts.COLLECTION_EXAMPLES
@@ -102,6 +113,13 @@ class _Writer:
             lines += [prompts.COLLECTION_TOPIC_LIST if examples else "", *(f"- {self.cite(m, True)}" for m in examples)]
         lines += [self.area_summary(self.by_area(matched, False)), self.keywords(matched)]
         return lines, groups, matched, method
+
+    def area_named(self, topic: str) -> str | None:
+        """The one primary area whose name holds every word of the topic, in any word form ("optimization",
+        "generative models"); None when none or several do."""
+        asked = set(stem_words(words(topic)))
+        named = {p.area for p in self.papers if p.area and asked <= set(stem_words(words(p.area)))}
+        return named.pop() if len(named) == 1 else None
 
     def examples(self, topic: str, matched: list[int]) -> list[int]:
         """Every paper matched when there are few (``ALL_LISTED``), else ``EXAMPLES`` of them: those using the topic as

@@ -48,7 +48,7 @@ _COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|here|in\s+her
 _VERB = re.compile(r"(?i)(?:(?:are|is|were)\s+(?=(?:about|on|into|related|concerned|focused|based|built|devoted|mostly|"
                    r"mainly|all|\w+ing)\b)|that\s+)?(?!(?:does|do)\s+(?:(?-i:[A-Z])|(?:they|it|we|you|the|"
                    r"th(?:ese|ose|is|at|eir)|its)\b)|(?:did|has|had|can|will|would|cite|cited|written|published|"
-                   r"authored|by|than|per|each|in|from)\b)[a-z]+(?:\s+(?:with|on|to|at|into|about))?\s+")
+                   r"authored|by|than|per|each|in|from)\b)[a-z]+(?:\s+(?:with|on|to|at|into|about|under|within|in))?\s+")
 _TRENDS = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:main|major|key|biggest|dominant|emerging|current|recent|common|overall|general|important|notable|"
     r"prevailing|hot|latest|big)\s+(?:research\s+)?(?:trends?|themes?|directions?)\b"
@@ -63,12 +63,13 @@ _TRENDS = [re.compile(p, re.IGNORECASE) for p in (
     r"(?:in|on|about|with|for|regarding|within|across)\s+(?P<topic>.+)",
     r"^what\s+are\s+the\s+(?:latest|recent|new|emerging|current)\s+(?:developments|advances|advancements|ideas|"
     r"directions|approaches|trends|breakthroughs|progress)\s+(?:in|on|for|around)\s+(?P<topic>.+)")]
+_AREA_WORD = re.compile(r"(?i)\b(?:areas?|categor(?:y|ies)|tracks?)\b")
 _LIST_FRAME = re.compile(rf"^\s*(?:which|what|list|find|show\s+me)\s+(?:\w+\s+)?{_PAPERS}\b", re.IGNORECASE)
 # A topic that refers to papers already in the conversation ("What is new in this method?"), not to a field.
 _REFERS = re.compile(r"(?i)^(?:this|that|these|those|it|its|their|our|your|the\s+(?:proposed|paper|papers|method|model|"
                      r"authors?|approach)\b)|\b(?:cited|above|listed|retrieved|previous|mentioned)\b")
 _TOPIC_TAIL = re.compile(rf"(?i)(?:\s+(?:in|across|among|within|from|at|of)\s+{_COLL}|\s+(?:{HEDGE})|\s+(?:are|is|were|"
-                         rf"there|(?<!operations\s)research|work|papers|literature|area|field|this\s+year|{_ROUGHLY}|"
+                         rf"there|(?<!operations\s)research|work|papers|literature|area|field|category|track|this\s+year|{_ROUGHLY}|"
                          rf"in\s+general|generally|broadly|at\s+iclr(?:\s*2026)?),?)+\s*$")
 # Words before a question or around a count that do not change it ("OK. So what is new …", "Roughly how many …").
 _LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|then|also|next|hmm|right|roughly|hey|hi|"
@@ -81,6 +82,7 @@ _LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|t
 class CollectionIntent:
     kind: str  # "areas" | "count" | "trends"
     topic: str | None = None  # what a count or "what is new in" question is about (None: the whole collection)
+    area: bool = False  # a count says "area" ("How many papers fall under the optimization area?")
 
 
 # "of these papers" first, "of them" after an overview: the collection's; "… generation? name a few": before "?"
@@ -106,7 +108,8 @@ def collection_intent(question: str, retriever: HybridRetriever | None = None, f
         if _REFERS.search(adjective) or (rest and not verb):  # "How many papers does TRIM-KV cite?"
             return None
         topic = _topic(" ".join((adjective, rest[verb.end():] if verb else "")))
-        return CollectionIntent("count", topic) if topic or not (rest or adjective.strip()) else None
+        area = bool(topic and _AREA_WORD.search(text))
+        return CollectionIntent("count", topic, area) if topic or not (rest or adjective.strip()) else None
     for pattern in _TRENDS:
         if match := pattern.search(text):
             raw = (match.groupdict().get("topic") or "").strip(" ?.!")
@@ -122,6 +125,8 @@ def collection_intent(question: str, retriever: HybridRetriever | None = None, f
 
 def _topic(raw: str) -> str | None:
     """The topic as written, without "… in the collection", an article or punctuation; None without topic words."""
+    head = re.split(r"\s+[-–—]+\s+", raw, maxsplit=1)[0]  # "3d in some way - scenes, shapes, …": what it says after
+    raw = head if head != raw and _topic(head) else raw  # a dash spells out the topic before it
     topic = _TOPIC_TAIL.sub("", raw.strip(" ?.!,;:")).strip(" ?.!,;:")
     topic = re.sub(r"^(?:the|a|an)\s+", "", " ".join(topic.split()), flags=re.IGNORECASE)
     return topic if any(w not in FUNCTION_WORDS for w in words(topic)) else None

@@ -398,6 +398,27 @@ def test_two_fields_joined_by_and_are_alternatives(topic: str, options: list[str
      "combinatorial optimization and operations research"),  # "operations research" is the field, kept whole
     ("What is new in diffusion research?", "diffusion"),
     ("how many papers in the collection are about multimodal LLMs in general?", "multimodal LLMs"),
+    ("How many papers here fall under the optimization area?", "optimization"),
+    ("how many papers are in the generative models category?", "generative models"),
+    ("how many papers overall deal with 3d in some way - scenes, shapes, 3d understanding?", "3d"),
 ])
 def test_a_collection_topic_without_its_filler(question: str, topic: str) -> None:
     assert collection_intent(question).topic == topic
+
+
+def test_a_count_of_an_area_by_name_counts_its_papers_not_the_word(engine) -> None:
+    assert collection_intent("How many papers fall under the optimization area?").area
+    assert not collection_intent("How many papers deal with optimization?").area
+    papers = engine.papers()
+    areas = {p.area for p in papers if p.area} & {"optimization", "generative models"}
+    assert areas  # (both are seed papers' areas)
+    for area in areas:
+        result = ask(engine, f"How many papers fall under the {area} area?")
+        assert_cited(result, engine)
+        filed = {p.paper_id for p in papers if p.area == area}
+        assert set(result.stats.matched) == filed == {s.paper_id for s in result.answer.sources}
+        unlabelled = sum(not p.area for p in papers)
+        assert result.answer.text.startswith(prompts.COLLECTION_IN_AREA.format(
+            count=len(filed), total=len(papers), area=area) + prompts.COLLECTION_NO_AREA.format(count=unlabelled))
+    words = ask(engine, "How many papers deal with optimization?")  # the word, not the area: every paper using it
+    assert len(words.stats.matched) > sum(p.area == "optimization" for p in papers)
