@@ -40,7 +40,7 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           "speedups accuracy cost costs technique techniques tool tools "
                           # adjectives that grade rather than name a topic ("a big EEG dataset", "the original order")
                           "big large small huge tiny new novel recent good simple fast efficient strong original "
-                          "different similar existing current "
+                          "different similar existing current bigger larger smaller better worse stronger weaker "
                           "exact exactly precise precisely specific actual".split())  # ("the exact FID")
 
 

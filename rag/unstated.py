@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag import prompts
+from rag.coref import COMMON_LONG, common_acronym
 from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstated
 from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
@@ -97,6 +98,8 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
 
     def written_out(name: str) -> bool:
         spelled = long_form(name) if long_form and _ACRONYM.match(name) else ""
+        if common_acronym(name) and COMMON_LONG[name.lower().removesuffix("s")] in text:  # "small LMs": "language
+            return True  # models" (a field's acronym, which an abstract need not define)
         return bool(_ACRONYM.match(name)) and (spelled in text if spelled else bool(names.papers_mentioning(name)))
 
     return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)

@@ -63,6 +63,7 @@ def test_an_object_the_lexicon_knows_only_as_an_adjective_and_its_coordinate_are
     ("Is there a reward model to make operations research easier?", PRM),  # "to make": an infinitive
     ("Is there a model for rainfall probabilities over Europe?", RAIN),  # everything held
     ("What about a big rainfall model?", RAIN),  # an adjective that grades, not a topic
+    ("Or do you always need a bigger rainfall model?", RAIN),  # a comparative grades too
     ("Is there a rainfall forecasting model in this collection?", RAIN),  # where to look
     ("Any rainfall forecasting models for PDEs?", paper("pde", "Rainfall as a PDE", "We forecast rainfall with a PDE.")),
     ("What's the exact rainfall probability it gives?", RAIN),  # "exact" grades how it is asked
@@ -130,3 +131,4 @@ def test_a_no_that_says_what_is_missing_counts_as_saying_it_a_plain_refusal_does
     assert near_miss_scores(["speech"], False, True, ["speech"]) == {"near_miss_said": 1.0}  # "No: … “speech” …"
     assert near_miss_scores(["speech"], False, True, []) == {"near_miss_said": 0.0}  # "I could not find …"
     assert near_miss_scores([], False, False, ["speech"]) == {"near_miss_false": 1.0}
+

@@ -25,6 +25,8 @@ _COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|
                      r"(?:(?!(?:to|on|with|for|in|and|than|over)\b)\w+,?\s+){0,3}?([A-Z][\w.\-]*[A-Z0-9][\w.\-]*)")
 
 _ACRONYM = r"(?=\w*[A-Z])[A-Za-z][A-Za-z0-9]*[A-Z0-9]"  # "MLLM", "dLLM", "sLM": an acronym, perhaps lower-case first
+_HYPHENATED = rf"{_ACRONYM}-{_ACRONYM}"  # two joined by a hyphen ("EX-RM", "IM-RM"): one name in either number
+_ACRONYM_NAME = rf"(?:{_ACRONYM}-)?{_ACRONYM}"
 # "the rainfall one", "the jigsaw paper": a word a paper is called by
 _CALLED = re.compile(r"\bthe\s+([A-Za-z][\w-]{3,})\s+(?:one|paper|work|method)\b", re.IGNORECASE)
 _NOT_CALLED = frozenset("first second third fourth fifth last other same latter former previous next earlier "
@@ -48,10 +50,14 @@ class NameIndex:
 
     def papers_mentioning(self, name: str) -> list[str]:
         """Ids of the indexed papers that contain the name as whole words, ignoring case and hyphens
-        ("TRIM-KV" finds "trim-KV" and "TRIMKV"; "D2F" does not find "… and 2 f…") (cached)."""
+        ("TRIM-KV" finds "trim-KV" and "TRIMKV"; "D2F" does not find "… and 2 f…"), two hyphenated acronyms in
+        either number when they only write the other ("EX-RM" finds "EX-RMs") (cached)."""
         if name not in self._mentions:
             keys = set(word_forms(name).split("\n"))  # each padded with spaces: whole words only
             self._mentions[name] = [pid for pid, text in self.words.items() if any(k in text for k in keys)]
+            if not self._mentions[name] and re.fullmatch(_HYPHENATED + "s?", name):  # "EX-RM" in the other
+                other = set(word_forms(name[:-1] if name.endswith("s") else name + "s").split("\n"))  # number
+                self._mentions[name] = [pid for pid, text in self.words.items() if any(k in text for k in other)]
         return self._mentions[name]
 
     def papers_mentioning_version(self, name: str) -> list[str]:
@@ -204,11 +210,11 @@ class NameIndex:
             known = present == len(parts) or (len(parts) >= 3 and 2 * present >= len(parts))
             return bool(tokens) and not all(t in vocabulary for t in whole) and not known
 
-        # An acronym's plural ("PDEs") is there if its singular is ("PDE") and its singular ("MLLM") if its plural is;
+        # An acronym's plural ("PDEs", "EX-RMs") is there if its singular is and its singular ("MLLM") if its plural is;
         # "LMs" if a longer acronym ends with it.
-        return [name for name in names if absent(name) and not (re.fullmatch(_ACRONYM + "s", name)
+        return [name for name in names if absent(name) and not (re.fullmatch(_ACRONYM_NAME + "s", name)
                                                                 and not absent(name[:-1]))
-                and not (re.fullmatch(_ACRONYM, name) and not absent(name + "s"))
+                and not (re.fullmatch(_ACRONYM_NAME, name) and not absent(name + "s"))
                 and not self._in_longer_acronym(name) and not self._begins_name(name)]
 
     def _begins_name(self, name: str) -> bool:
