@@ -11,7 +11,7 @@ from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON
                          NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER,
                          REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
-from rag.plan import PaperPlan, plan_paper
+from rag.plan import PaperPlan, defined_name, plan_paper
 from rag.properties import reports
 from rag.nearmiss import word_readings
 from rag.asks import asks_release
@@ -93,7 +93,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview,
                         reports=measured, asked=frozenset(stems(content_words(question))), lead_proposal=contrasted,
-                        release_asked=asks_release(question))
+                        release_asked=asks_release(question), defines=defined_name(question))
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

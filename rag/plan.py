@@ -46,6 +46,14 @@ _SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?n
 # An enumeration running on into the next sentence ("… contains two novelties: 1) … . 2) Eliminating …"): its rest.
 _LIST_OPENS = re.compile(r"(?:^|[\s:;,])(?:1\)|\(1\)|\(i\)|i\))\s")
 _LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
+# "What is an EX-RM?", "remind me what OR-ProcessQA is": a name asked to be explained (an acronym or a coined word).
+_WHAT_IS = re.compile(r"(?i:\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:an?\s+|the\s+)?)((?=[\w-]*[A-Z])[A-Za-z][\w-]*"
+                      r"[A-Z][\w-]*)(?i:\s+(?:is|are|exactly|again|actually|mean|means|stands?\s+for)\b|\s*[?.!]*\s*$)")
+
+
+def defined_name(question: str) -> str:
+    """The name a "what is …" question asks to be explained ("" for none)."""
+    return match.group(1) if (match := _WHAT_IS.search(question)) else ""
 
 
 @dataclass
@@ -94,14 +102,16 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False, result_too: bool = False,
                reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
-               lead_proposal: bool = False, release_asked: bool = False) -> PaperPlan:
+               lead_proposal: bool = False, release_asked: bool = False, defines: str = "") -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
     (``method_too``) the sentence saying what the paper proposes, which a reader needs to place it, and
     (``result_too``) its first result with a figure (a "why" question: its first finding); (``lead_proposal``) led by
     what the paper proposes, whatever the question asks of it (a comparison's first sentence sets the two apart);
-    (``release_asked``) with where the code is, if the abstract says ("is its code public, and how many …?")."""
+    (``release_asked``) with where the code is, if the abstract says ("is its code public, and how many …?");
+    (``defines``) led by the sentence bringing in that name, when it is not the paper's own ("What is an EX-RM?":
+    "… explicit reward models (EX-RMs) that apply a dedicated linear head …")."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports) for s in evidence.sentences}
@@ -112,6 +122,11 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     proposal = next((s for s in in_order if proposes(s.text)), None) or next(
         (s for s in in_order if roles[s.position] is Role.METHOD), None)
     lead = proposal if (wanted is Aspect.WHICH or lead_proposal) and proposal is not None else ranked[0]
+    if reports is not None and count and lead is ranked[0] and not reports(lead.text):  # "how big is it?": the
+        lead = next((s for s in ranked if reports(s.text)), lead)  # sentence giving its size, whatever else fits
+    if defines and defines.lower() != name.lower() and (brings := next((s for s in in_order if re.search(
+            rf"(?<![\w-]){re.escape(defines.removesuffix('s'))}s?(?![\w-])", s.text, re.IGNORECASE)), None)):
+        lead = brings
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence
     # of the role asked for, with its cue words, may word the question less closely); the field's background only

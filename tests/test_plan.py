@@ -254,3 +254,16 @@ def test_a_shown_enumeration_brings_its_items_in_the_next_sentences() -> None:
     assert plan.quotes[0].sentences[-1].position == 1  # (bringing the sentence "This form" leans on)
     assert any("self-supervised process reward model" in q.text for q in plan.quotes)
     assert not any("5%" in q.text for q in plan.quotes)  # no further than the enumeration
+
+
+def test_what_is_a_name_the_paper_brings_in_leads_with_the_sentence_bringing_it_in() -> None:
+    from rag.plan import defined_name
+
+    assert defined_name("remind me what an EX-RM is exactly") == "EX-RM"
+    assert defined_name("whats LongBench again?") == "LongBench"
+    assert defined_name("What is the main idea of RetainGate?") == "" == defined_name("What is new in RL?")
+    evidence = _evidence([0.5, 0.45, 0.3, 0.2, 0.4, 0.0])  # the background fits "what is …" best
+    led = plan_paper(1, evidence, aspect("whats LongBench again?"), 2, 0.2, defines="LongBench")
+    assert led.quotes[0].sentences[0].text == ABSTRACT[3]  # "We train it on five datasets, including LongBench …"
+    own = plan_paper(1, evidence, aspect("what is RetainGate?"), 2, 0.2, defines="RetainGate")
+    assert own.quotes[0].sentences[0].text != ABSTRACT[3]  # the paper's own name: what it proposes, as before

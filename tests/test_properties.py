@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from rag.chat import ChatSession
 from rag.properties import properties_asked, property_how, reports
 
 
@@ -31,6 +32,8 @@ def test_a_measured_property_asked_for_tells_the_sentence_reporting_it() -> None
     assert not speed("PBFM achieves competitive inference speed")  # no figure: speed named in passing
     assert reports("How does D2F make dLLMs faster?", result=False) is None  # asks how, not how much
     assert reports("how big were the gains?", result=True) is None  # no model size, no property
+    assert reports("how big is it, and what did they test it on", result=False) is not None  # "it": the model
+    assert reports("how big is the gain?", result=False) is None
 
 
 def test_a_list_asking_for_a_property_lists_the_papers_claiming_it(engine) -> None:
@@ -45,6 +48,10 @@ def test_a_list_asking_for_a_property_lists_the_papers_claiming_it(engine) -> No
 def test_a_size_question_leads_with_the_sentence_giving_the_size(engine) -> None:
     answer = engine.ask("How big is the mCLM model?", backend="extractive")
     assert "3B parameters" in answer.text.split("[1]")[0]  # led with a result on medicines, the size fourth
+    chat = ChatSession(engine, backend="extractive")  # a follow-up ranked by the earlier turn's words leads with it too
+    chat.ask("chemical language model that tokenizes molecules into building blocks instead of atoms?")
+    follow_up = chat.ask("how big is it, and what did they test it on")
+    assert follow_up.text.startswith("mCLM, with only 3B parameters")  # was the field's background
 
 
 def test_a_list_offering_alternatives_lists_a_paper_fitting_one_of_them(engine) -> None:
