@@ -232,7 +232,10 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
                      r"and\s+[^,?]{1,80}),\s*(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies|articles|ones)\b)"
                      # "Is one of them about biological data …?"
                      r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+"
-                     r"(?:them|these|those|the\s+\w+)\b", re.IGNORECASE)
+                     r"(?:them|these|those|the\s+\w+)\b"
+                     # "…, that one or mCLM?", "… - mCLM or this one?": one on the table against another
+                     r"|(?:^|[,:;–—-]\s*)(?:(?:that|this)\s+one\s+or\s+[\w\-]+|[\w\-]+\s+or\s+(?:that|this)\s+one)\s*\?*\s*$",
+                     re.IGNORECASE)
 
 
 def asks_which(question: str) -> bool:

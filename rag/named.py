@@ -122,8 +122,12 @@ def counted_papers(table: list[Shown], count: int, every: list[str], named_in: C
 
 
 def _listed(shown: Shown, count: int) -> bool:
-    """The turn was a search for papers that showed exactly ``count`` (a new set on the table)."""
-    return not shown.refused and len(shown.listed) == count and _searches(shown.question)
+    """The turn showed exactly ``count`` papers (a new set on the table): a search for papers, or a comparison of
+    that many ("which of the two …" after a comparison of two is about those two, not an enumeration before it)."""
+    from rag.question import wants_comparison
+
+    return not shown.refused and len(shown.listed) == count and (_searches(shown.question) or count > 1 and (
+        wants_comparison(shown.question)))
 
 
 def recent(table: list[Shown], count: int) -> list[str]:

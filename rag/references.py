@@ -163,10 +163,12 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         pointed = listed[:1] if singular and (weak or not plural) else listed if plural and not weak else []
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
-        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked)) or (len({*named, *own}) >= 2 and not singular):
+        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or choice) or len({*named, *own}) > 1 > singular:
             pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either"
         papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table
-        return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
+        mine = pieces and len(enumerated) == 2 and wants_comparison(asked) and plural > singular and {*named, *own} <= {
+            *enumerated}  # "T1 vs the reflective generative model paper - both do …": "both" are these two
+        return Reference(ReferenceKind.PARTIAL_NAME, enumerated if mine else papers, question, choice and len(papers) > 1)
     if len(new := named_ahead(asked, named_in, every)) == 1 and not wants_comparison(asked):  # "VeriEquivBench - …"
         return Reference(ReferenceKind.PARTIAL_NAME, new, question)
     if singular and len(own) == 1 and own[0] not in listed and (wants_comparison(asked) or _COMPARATIVE.search(asked)):
@@ -280,8 +282,7 @@ def _ordinal(question: str, listed: list[str]) -> list[str]:
         count = _NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
         return listed[:count] if count <= len(listed) else []
     picked = []
-    # (After "and", only when an ordinal with "the" came before it: "the first and second", not "first and second
-    # order".)
+    # (After "and", only when an ordinal with "the" came before it: "the first and second", not "first and second order")
     for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked
                   or _bare_ordinal(m, question)):
         word, end = match.group(1).lower(), len(listed) - 1

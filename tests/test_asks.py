@@ -96,6 +96,27 @@ def _chat(engine, *questions: str):
 
 
 class TestConversations:
+    def test_a_vs_b_by_name_and_by_title_words_compares_those_two_not_the_papers_before(self, engine) -> None:
+        *_, compared = _chat(engine, "can small language models verify candidates under test-time scaling?",
+                             "results on MATH?", "how much latency does the tool-filtering stage add, in seconds?",
+                             "T1 vs the reflective generative model paper - both do test time scaling w/ some "
+                             "verifier, how do they differ?")
+        assert [c.paper_id for c in compared.citations] == ["tBkLWfmugI", "tF56uyxdDy"]  # was T1 and VeriEquivBench
+
+    def test_what_is_an_acronym_the_abstract_writes_in_the_plural_leads_with_its_definition(self, engine) -> None:
+        (answer,) = _chat(engine, "what is an EX-RM exactly?")  # was refused: the abstract writes "EX-RMs"
+        assert not answer.refused and "dedicated linear head" in answer.text.split("[1]")[0]
+
+    def test_a_common_acronym_the_abstract_writes_out_is_not_missing(self, engine) -> None:
+        *_, verifiers = _chat(engine, "T1: how does it verify with tools?",
+                              "besides small LMs what kinds of verifiers does it help")
+        assert not verifiers.refused  # was refused: "does not mention LMs" (it says "small language models")
+
+    def test_that_one_or_a_name_picks_between_the_last_paper_and_the_named_one(self, engine) -> None:
+        *_, pick = _chat(engine, "what are the 'fallen angels' mCLM tries to rescue?",
+                         "generative model for imaging mass cytometry data with missing channels?",
+                         "so if i need to impute missing protein channels in spatial proteomics, that one or mCLM?")
+        assert [c.paper_id for c in pick.citations][:1] == ["h46b75c8bd2fb"]  # the multi-channel diffusion paper
     def test_a_bare_the_thing_after_an_answer_asks_about_its_paper(self, engine) -> None:
         _, gains = _chat(engine, "MetaMuse: which problems did they evaluate it on?", "how big were the gains?")
         assert not gains.refused and "35.76%" in gains.text  # was refused: "the gains" named nothing it could find
@@ -192,6 +213,9 @@ class TestConversations:
         assert names.missing_names(["PDEs", "QZXs"]) == ["QZXs"]  # an abstract writes "PDE"
         assert names.missing_names(["MLLM", "QZX", "dLLM", "sLM"]) == ["QZX"]  # abstracts write "MLLMs", "dLLMs"
         assert names.papers_mentioning_version("dLLM") == ["t5uLZSRjhF"]  # (what a refusal checks: D2F's "dLLMs")
+        # two acronyms joined by a hyphen, in the other number: "EX-RM" where the abstract writes "EX-RMs"
+        assert names.missing_names(["EX-RM", "QZ-RM"]) == ["QZ-RM"]
+        assert names.papers_mentioning("EX-RM") == names.papers_mentioning("EX-RMs") == ["qW05yhm3Zo"]
         # a phrase of ordinary words, hyphenated, is no name
         assert names.missing_names(["LM-is-secretly-a-reward-model", "sci-ML"]) == ["sci-ML"]
         # the start of an indexed name, written apart from its suffix ("VeriEquiv Bench"), is no unknown name

@@ -459,3 +459,19 @@ def test_the_it_a_verb_ends_on_is_no_paper() -> None:
     assert set(found.paper_ids) == {"d2f", "sig"}
     assert set(resolve("compare D2F and sigmark: how does it differ?", [LIST], title_words,
                        _names("d2f", "sig")).paper_ids) > {"d2f", "sig"}  # "it" the subject: the table's paper too
+
+
+def test_that_one_or_a_name_is_a_choice_between_the_last_paper_and_the_named_one() -> None:
+    from rag.asks import asks_which
+
+    assert asks_which("so if i need to impute protein channels, that one or sigmark?")
+    assert asks_which("sigmark or this one?") and not asks_which("which base LLM do they use, qwen or llama?")
+    found = ref("so if i need to watermark videos, that one or Tactic?", [LIST, ONE])
+    assert found.choice and set(found.paper_ids) == {"sig", "tactic"}
+
+
+def test_the_two_after_a_turn_about_two_papers_are_those_not_an_enumeration_before_it() -> None:
+    named = Shown("What is tactic and what does trim-kv keep?", sources=["tactic", "trim"], cited=["tactic"])
+    compared = Shown("how does sigmark differ from the jigsaw one?", sources=["sig", "jig"], cited=["sig", "jig"])
+    assert ref("which of the two needs less memory?", [named, compared]).paper_ids == ["sig", "jig"]
+    assert ref("which of the two needs less memory?", [named]).paper_ids == ["tactic", "trim"]  # (the user's own)
