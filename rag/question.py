@@ -10,7 +10,7 @@ import re
 
 from rag.coref import common_acronym
 from rag.multilingual import needs_multilingual
-from rag.tokens import QUESTION_WORDS, content_words, keyword_query
+from rag.tokens import QUESTION_WORDS, WHERE_FIRST, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
 
 _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
@@ -184,9 +184,10 @@ def analyse(question: str) -> QuestionShape:
         if len(parts) >= 2:
             shape.kind, shape.parts = QuestionKind.COMPARISON, parts
             return shape
-    if _LIST.search(question):
+    if _LIST.search(WHERE_FIRST.sub("", question)):  # ("across the collection, which papers …?")
         shape.kind = QuestionKind.LIST
     return shape
+
 
 
 # "What modules does it have, and what does it score on VSI-Bench?", "What data? How big is the model?"

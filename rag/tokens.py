@@ -48,12 +48,20 @@ HEDGE = (r"(?:in|of)\s+(?:some|any)\s+(?:way|form|shape|kind|sort|fashion|sense)
          r"(?:in\s+)?one\s+(?:way|form|shape)\s+or\s+(?:another|the\s+other)|of\s+one\s+(?:kind|sort)\s+or\s+another")
 # "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back; nor
 # is a hedge.
-_WHERE = re.compile(r"\b(?:in|from|of|within|among)\s+(?:this|the|your|our)\s+(?:collection|set|index|corpus|database|"
+_WHERE = re.compile(r"\b(?:in|from|of|within|among|across|throughout)\s+(?:this|the|your|our)\s+(?:whole\s+|entire\s+)?"
+                    r"(?:collection|set|index|corpus|database|"
                     rf"library)\b|\b(?:{HEDGE})\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
 # A named model or dataset as abstracts write them, a capital and a digit: "Llama-7B", "WikiText-2", "GSM8K".
 # (``roles.ASPECT_CUES`` writes it out itself: the hash telling stored roles stale covers the role files only.)
 NAMED_THING = r"\b[A-Z][A-Za-z]*-?\d[\w.-]*\b"
+
+
+# Where to look, or how broadly, said first ("Across the whole collection, which papers …?", "Overall - …"): the frame
+# asking for papers follows it.
+WHERE_FIRST = re.compile(r"(?i)^\s*(?:(?:ok(?:ay)?|so|and|now)\b[\s,]*)*(?:(?:across|in|within|throughout)\s+(?:the|"
+                         r"this)\s+(?:whole\s+|entire\s+)?(?:collection|set|index|corpus)|(?:more\s+)?(?:broadly|"
+                         r"generally|overall)|in\s+general)\s*[,:;–—-]\s*")
 
 
 def without_where(text: str) -> str:
@@ -85,7 +93,7 @@ def topic_phrases(question: str) -> list[str]:
 
 def topic_query(question: str) -> str:
     """The question without a leading frame asking for papers: "Which papers study X?" → "study X?"."""
-    topic = without_where(_FRAME.sub("", question, count=1))
+    topic = without_where(_FRAME.sub("", WHERE_FIRST.sub("", question, count=1), count=1))
     return topic if len(content_words(topic)) >= 2 else question
 
 
