@@ -2,7 +2,7 @@
 
 Our own small splitter rather than NLTK punkt (what llama-index bundles): punkt splits these abstracts
 after "e.g.", "i.e." and "vs." and takes ~2.6 s to load; abstracts are clean prose where a boundary
-is terminal punctuation followed by a capital, digit or opening bracket.
+is terminal punctuation followed by a capital, digit, opening bracket or a name such as "mCLM" or "dLLMs".
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import re
 
 _ABBREVIATIONS = {"e.g.", "i.e.", "vs.", "al.", "fig.", "figs.", "eq.", "eqs.", "sec.", "cf.", "approx.",
                   "resp.", "no.", "ref.", "refs.", "tab.", "dr.", "mr.", "ms.", "st.", "w.r.t."}
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+# (… or a name in lower case with a capital inside: "… drug potentials. mCLM, with only 3B parameters, …")
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?(?:[A-Z0-9]|[a-z]+[A-Z]))")
 
 
 def split_sentences(text: str) -> list[str]:

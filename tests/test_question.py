@@ -122,6 +122,9 @@ def test_lexical_text_keeps_names_and_numbers_whole() -> None:
     ("See Fig. 3 for details. Next (Sec. 2) follows.", ["See Fig. 3 for details.", "Next (Sec. 2) follows."]),
     ("Speed is 2.5x. FID 1.83 is reached! Why? Because.", ["Speed is 2.5x.", "FID 1.83 is reached!", "Why?",
                                                           "Because."]),
+    # a sentence opening on a name in lower case with a capital inside ("mCLM", "dLLMs") starts a sentence too
+    ("It helps drugs. mCLM, with 3B parameters, wins. Unlike AR, dLLMs decode. sLMs fail. the end.",
+     ["It helps drugs.", "mCLM, with 3B parameters, wins.", "Unlike AR, dLLMs decode.", "sLMs fail. the end."]),
 ])
 def test_sentence_splitting(text: str, expected: list[str]) -> None:
     assert split_sentences(text) == expected
