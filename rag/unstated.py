@@ -28,6 +28,8 @@ _OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|aga
 # "… did they test, e.g. 1024 or 2048 tokens?", "… such as LRU?": the examples the user expects in the answer.
 _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*,?\s*([^?!;]+?)\s*"
                        r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else|,?\s*etc\.?)?\s*[?.!]*\s*$", re.IGNORECASE)
+# "do they run gurobi or some other commercial solver …?": the example the user offers of what they ask about
+_OR_OTHER = re.compile(r"\b([A-Za-z][\w.\-]*)\s+or\s+(?:some|any)\s+other\b", re.IGNORECASE)
 _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
 # One name at the end, after a preposition ("Does it work with Mamba?"): missing when no indexed abstract has it.
 _LONE = re.compile(r"\b(?:with|on|to|against|for|in|using|via|like)\s+([A-Z][A-Za-z0-9.\-]{2,})\s*\?+\s*$")
@@ -119,7 +121,8 @@ def offered(question: str) -> list[str]:
             items = [re.sub(r"['’]s$", "", p[0]) for p in pieces if p[0].lower() not in _NOT_OFFERED]
             if least <= len(items) <= 5:
                 return items
-    return [match.group(1)] if (match := _OFFERED_ONE.search(question)) else []
+    match = _OFFERED_ONE.search(question) or _OR_OTHER.search(question)
+    return [match.group(1)] if match and match.group(1).lower() not in _NOT_OFFERED | _ASKING else []
 
 
 def without_offered(question: str) -> str:

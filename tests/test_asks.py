@@ -342,6 +342,7 @@ def test_a_list_asked_by_an_acronym_searches_its_long_form_too(engine) -> None:
     ("which agent scaffolds did they evaluate? openhands, swe-agent, claude code...?", ["openhands", "swe-agent",
                                                                                        "claude"]),  # trailing "..."
     ("what 3D scene datasets did they train on, scannet or something?", ["scannet"]),  # one, hedged
+    ("do they run gurobi or some other commercial solver to check the answers?", ["gurobi"]),  # an example of it
     ("what do they compare against, something else?", []),
     ("How does it work?", []),
     ("Is it faster than TRIM-KV?", []),
