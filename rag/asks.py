@@ -234,7 +234,8 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
                      r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+"
                      r"(?:them|these|those|the\s+\w+)\b"
                      # "…, that one or mCLM?", "… - mCLM or this one?": one on the table against another
-                     r"|(?:^|[,:;–—-]\s*)(?:(?:that|this)\s+one\s+or\s+[\w\-]+|[\w\-]+\s+or\s+(?:that|this)\s+one)\s*\?*\s*$",
+                     r"|(?:^|[,:;–—-]\s*)(?:(?:that|this)\s+one\s+or\s+[\w\-]+|[\w\-]+\s+or\s+(?:that|this)\s+one)"
+                     r"\s*\?*\s*$",
                      re.IGNORECASE)
 
 

@@ -69,7 +69,8 @@ _LIST_FRAME = re.compile(rf"^\s*(?:which|what|list|find|show\s+me)\s+(?:\w+\s+)?
 _REFERS = re.compile(r"(?i)^(?:this|that|these|those|it|its|their|our|your|the\s+(?:proposed|paper|papers|method|model|"
                      r"authors?|approach)\b)|\b(?:cited|above|listed|retrieved|previous|mentioned)\b")
 _TOPIC_TAIL = re.compile(rf"(?i)(?:\s+(?:in|across|among|within|from|at|of)\s+{_COLL}|\s+(?:{HEDGE})|\s+(?:are|is|were|"
-                         rf"there|(?<!operations\s)research|work|papers|literature|area|field|category|track|this\s+year|{_ROUGHLY}|"
+                         rf"there|(?<!operations\s)research|work|papers|literature|area|field|category|track|"
+                         rf"this\s+year|{_ROUGHLY}|"
                          rf"in\s+general|generally|broadly|at\s+iclr(?:\s*2026)?),?)+\s*$")
 # Words before a question or around a count that do not change it ("OK. So what is new …", "Roughly how many …").
 _LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|then|also|next|hmm|right|roughly|hey|hi|"

@@ -130,8 +130,8 @@ def property_mentions(topic: str, ids: list[str], retriever: HybridRetriever
 # "How big is their model?", "how big is it", "How many parameters?": the sentence giving the size ("with only 3B
 # parameters"; a benchmark's size, in problems, has no such words and takes no sentence's place).
 _SIZE_ASKED = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\s+(?:(?:the|their|its|this|that|each)\s+"
-                         r"(?:[\w-]+\s+)?models?|it|they)\b(?!\s+(?:the|a|an)\b)|\b(?:model|parameter)\s+(?:size|count)s?\b|\bhow\s+many\s+"
-                         r"(?:parameters|params)\b|\bnumber\s+of\s+parameters\b", re.I)
+                         r"(?:[\w-]+\s+)?models?|it|they)\b(?!\s+(?:the|a|an)\b)|\b(?:model|parameter)\s+(?:size|count)s?\b"
+                         r"|\bhow\s+many\s+(?:parameters|params)\b|\bnumber\s+of\s+parameters\b", re.I)
 _SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*[BMK]\b|\b\d+(?:\.\d+)?\s*(?:billion|million)\b|\bparameters\b")
 
 # "Which fine-tuning strategy worked best?": the sentence saying which did ("the MFT strategy consistently achieves

@@ -189,7 +189,6 @@ def analyse(question: str) -> QuestionShape:
     return shape
 
 
-
 # "What modules does it have, and what does it score on VSI-Bench?", "What data? How big is the model?"
 _SUB_QUESTION = re.compile(r"\?\s+|(?:[,;]?\s+and|(?<=\.))\s+(?=(?:what|how|which|who|where|when|why|does|do|did|"
                            r"is|are|can)\b)", re.IGNORECASE)  # (". What trade-off does it address?" after a description)

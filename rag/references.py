@@ -1,11 +1,11 @@
 """Reference resolution: which papers already on the table a turn is about, deterministically.
 
-A conversation's table is what earlier turns showed (sources [n]) and cited (in the order the answer listed
-them). A follow-up points at it with pronouns and demonstratives ("it", "both", "these methods", "the
-latter"), ordinals and numbers ("the top two", "the second paper", "[2]", "#3", "the last one"), a partial
-name of a paper on the table ("the jigsaw one", "TRIM-KV"), or a choice among them ("which of those …").
-A topic switch ("New question: …", "On another subject, …") refers to nothing before it. No LLM is needed: an LLM
-rewrite only helps retrieval afterwards and never changes what is resolved here."""
+A conversation's table is what earlier turns showed (sources [n]) and cited (in the order the answer listed them). A
+follow-up points at it with pronouns and demonstratives ("it", "both", "these methods", "the latter"), ordinals and
+numbers ("the top two", "the second paper", "[2]", "#3", "the last one"), a partial name of a paper on the table ("the
+jigsaw one", "TRIM-KV"), or a choice among them ("which of those …"). A topic switch ("New question: …", "On another
+subject, …") refers to nothing before it. No LLM is needed: an LLM rewrite only helps retrieval afterwards and never
+changes what is resolved here."""
 
 from __future__ import annotations
 
@@ -163,12 +163,14 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         pointed = listed[:1] if singular and (weak or not plural) else listed if plural and not weak else []
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
-        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or choice) or len({*named, *own}) > 1 > singular:
+        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or choice) or (
+                len({*named, *own}) >= 2 and not singular):
             pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either"
         papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table
-        mine = pieces and len(enumerated) == 2 and wants_comparison(asked) and plural > singular and {*named, *own} <= {
-            *enumerated}  # "T1 vs the reflective generative model paper - both do …": "both" are these two
-        return Reference(ReferenceKind.PARTIAL_NAME, enumerated if mine else papers, question, choice and len(papers) > 1)
+        if pieces and len(enumerated) == 2 and wants_comparison(asked) and plural and not singular and {
+                *named, *own} <= {*enumerated}:  # "T1 vs the reflective generative model paper - both do …"
+            papers = enumerated  # "both" are the two it names, not the last two papers
+        return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if len(new := named_ahead(asked, named_in, every)) == 1 and not wants_comparison(asked):  # "VeriEquivBench - …"
         return Reference(ReferenceKind.PARTIAL_NAME, new, question)
     if singular and len(own) == 1 and own[0] not in listed and (wants_comparison(asked) or _COMPARATIVE.search(asked)):
@@ -256,10 +258,8 @@ def coverage(question: str, papers: list[Paper]) -> float:
         return stems(words | {part for word in words for part in word.split("-") if part})
 
     own = forms(own_topic_words(question) - FIGURE_WORDS)
-    if len(own) < 2:
-        return 1.0
-    return max((len(own & forms(content_words(f"{p.title} {p.search_text}"))) / len(own) for p in papers),
-               default=1.0)
+    return 1.0 if len(own) < 2 else max(
+        (len(own & forms(content_words(f"{p.title} {p.search_text}"))) / len(own) for p in papers), default=1.0)
 
 
 def _says_too_little(question: str) -> bool:
@@ -277,8 +277,7 @@ def _source_numbers(question: str) -> list[int]:
 
 
 def _ordinal(question: str, listed: list[str]) -> list[str]:
-    top = _TOP_N.search(question)
-    if top:
+    if top := _TOP_N.search(question):
         count = _NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
         return listed[:count] if count <= len(listed) else []
     picked = []
