@@ -100,6 +100,13 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
     per_paper = 1 if len(numbered) > rules.max_answer_papers else rules.sentences_per_paper
     decision = Decision(refused=False, chosen=numbered, sentences_per_paper=per_paper)
     if shape.kind is QuestionKind.CHOICE and len(numbered) >= 2:
+        # "Which of the two compares itself against GPT-5?": the one paper whose abstract holds a name the question
+        # asks about, other than the papers' own, decides it whatever the sentences' fit.
+        own = " ".join(f"{e.hit.paper.title} {e.hit.paper.short_name}" for _, e in numbered).lower()
+        holding = [n for n, e in numbered if any(name.lower() not in own for name in e.names_found)]
+        if len(holding) == 1:
+            decision.pick = holding[0]
+            return decision
         fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
         ranked = sorted(numbered, key=lambda item: fits[item[0]], reverse=True)
         margin = fits[ranked[0][0]] - fits[ranked[1][0]]

@@ -132,6 +132,18 @@ def test_a_choice_counts_what_the_pick_is_not_about_against_each_paper() -> None
     assert decide_on_table(shape, evidence, Settings().decision, against=[0.60, 0.20]).pick == 2
 
 
+def test_a_choice_naming_a_thing_one_paper_holds_picks_that_paper_whatever_the_fit() -> None:
+    # "Which of these two compares itself against GPT-5?": only mCLM's abstract names GPT-5 (it was "not settled")
+    from rag.decide import decide_on_table
+
+    shape, rules = QuestionShape("choice"), Settings().decision
+    assert decide_on_table(shape, [_evidence("cat", 0.50), _evidence("mclm", 0.49, ["GPT-5"])], rules).pick == 2
+    assert decide_on_table(shape, [_evidence("cat", 0.50, ["GPT-5"]), _evidence("mclm", 0.49, ["GPT-5"])],
+                           rules).pick is None  # both name it: their sentences decide (here too close)
+    own = [_evidence("cat", 0.50), _evidence("mclm", 0.49, ["Paper mclm"])]  # a paper's own name decides nothing
+    assert decide_on_table(shape, own, rules).pick is None
+
+
 def test_a_list_keeps_its_first_papers_within_their_lower_relative_cut() -> None:
     # "which papers are about chemistry or molecule design?": the second retrieved paper clears the evidence floor
     # (0.35) and 0.65 of the best (0.465), not the list floor nor the relative cut (0.75); the third does not.
