@@ -131,7 +131,8 @@ def property_mentions(topic: str, ids: list[str], retriever: HybridRetriever
 # parameters"; a benchmark's size, in problems, has no such words and takes no sentence's place).
 _SIZE_ASKED = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\s+(?:(?:the|their|its|this|that|each)\s+"
                          r"(?:[\w-]+\s+)?models?|it|they)\b(?!\s+(?:the|a|an)\b)|\b(?:model|parameter)\s+(?:size|count)s?\b"
-                         r"|\bhow\s+many\s+(?:parameters|params)\b|\bnumber\s+of\s+parameters\b", re.I)
+                         r"|\bhow\s+many\s+(?:parameters|params)\b|\bnumber\s+of\s+parameters\b"
+                         r"|多少(?:个)?参数|参数(?:量|规模|数量)|模型(?:有)?多大|模型(?:的)?大小", re.I)  # (in Chinese too)
 _SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*[BMK]\b|\b\d+(?:\.\d+)?\s*(?:billion|million)\b|\bparameters\b")
 
 # "Which fine-tuning strategy worked best?": the sentence saying which did ("the MFT strategy consistently achieves

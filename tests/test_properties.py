@@ -34,6 +34,7 @@ def test_a_measured_property_asked_for_tells_the_sentence_reporting_it() -> None
     assert reports("how big were the gains?", result=True) is None  # no model size, no property
     assert reports("how big is it, and what did they test it on", result=False) is not None  # "it": the model
     assert reports("how big is the gain?", result=False) is None
+    assert reports("mCLM 用什么单位来表示分子？模型有多少参数？", result=False) is not None  # in Chinese too
 
 
 def test_a_list_asking_for_a_property_lists_the_papers_claiming_it(engine) -> None:
