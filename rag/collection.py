@@ -118,8 +118,8 @@ class _Writer:
         """The one primary area whose name holds every word of the topic, in any word form ("optimization",
         "generative models"); None when none or several do."""
         asked = set(stem_words(words(topic)))
-        named = {p.area for p in self.papers if p.area and asked <= set(stem_words(words(p.area)))}
-        return named.pop() if len(named) == 1 else None
+        named = [area for area in {p.area for p in self.papers if p.area} if asked <= set(stem_words(words(area)))]
+        return named[0] if len(named) == 1 else None
 
     def examples(self, topic: str, matched: list[int]) -> list[int]:
         """Every paper matched when there are few (``ALL_LISTED``), else ``EXAMPLES`` of them: those using the topic as

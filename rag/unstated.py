@@ -99,9 +99,9 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
     ids, text = {p.paper_id for p in papers}, " ".join(f"{p.title} {p.search_text}" for p in papers).lower()
 
     def written_out(name: str) -> bool:
-        spelled = long_form(name) if long_form and _ACRONYM.match(name) else ""
         if common_acronym(name) and COMMON_LONG[name.lower().removesuffix("s")] in text:  # "small LMs": "language
             return True  # models" (a field's acronym, which an abstract need not define)
+        spelled = long_form(name) if long_form and _ACRONYM.match(name) else ""
         return bool(_ACRONYM.match(name)) and (spelled in text if spelled else bool(names.papers_mentioning(name)))
 
     return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)

@@ -52,12 +52,13 @@ class NameIndex:
         """Ids of the indexed papers that contain the name as whole words, ignoring case and hyphens
         ("TRIM-KV" finds "trim-KV" and "TRIMKV"; "D2F" does not find "… and 2 f…"), two hyphenated acronyms in
         either number when they only write the other ("EX-RM" finds "EX-RMs") (cached)."""
+        def holding(written: str) -> list[str]:
+            keys = set(word_forms(written).split("\n"))  # each padded with spaces: whole words only
+            return [pid for pid, text in self.words.items() if any(k in text for k in keys)]
+
         if name not in self._mentions:
-            keys = set(word_forms(name).split("\n"))  # each padded with spaces: whole words only
-            self._mentions[name] = [pid for pid, text in self.words.items() if any(k in text for k in keys)]
-            if not self._mentions[name] and re.fullmatch(_HYPHENATED + "s?", name):  # "EX-RM" in the other
-                other = set(word_forms(name[:-1] if name.endswith("s") else name + "s").split("\n"))  # number
-                self._mentions[name] = [pid for pid, text in self.words.items() if any(k in text for k in other)]
+            other = name[:-1] if name.endswith("s") else name + "s"  # (a hyphenated acronym, "EX-RM": either number)
+            self._mentions[name] = holding(name) or (holding(other) if re.fullmatch(_HYPHENATED + "s?", name) else [])
         return self._mentions[name]
 
     def papers_mentioning_version(self, name: str) -> list[str]:
