@@ -6,6 +6,7 @@ Needs no LLM and cannot invent anything; it stays as the fallback for every othe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, LIST_DISCUSSED, NEAR_MISS,
                          NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER,
@@ -16,6 +17,8 @@ from rag.properties import reports
 from rag.nearmiss import word_readings
 from rag.asks import asks_release
 from rag.aspects import aspect
+from rag.evidence import answers_aspect, compared_names
+from rag.question import comparison_aspect
 from rag.roles import Aspect
 from rag.tokens import content_words, stems
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
@@ -83,16 +86,20 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                  for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
     per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
-    # "How is Tactic's approach different?": what each proposes leads, then each one's sentences on its method
-    contrasted = kind is QuestionKind.COMPARISON and wanted is Aspect.METHOD
+    # "How is Tactic's approach different?": what each proposes leads, then each one's sentences on its method (but
+    # one with a sentence on what the question asks of each leads with it: "… where does each get its speedup from?")
+    contrasted, as_asked, of_each = kind is QuestionKind.COMPARISON and wanted is Aspect.METHOD, wanted, _of_each(
+        question, decision, kind)
     if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
         wanted = Aspect.WHICH  # "Which papers …?", "compare it with ARPG": what each proposes
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
                                                                                           Aspect.WHY)
     measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size
-    plans = [plan_paper(n, item, wanted, per_paper, settings.decision.min_sentence,
-                        method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON), result_too=overview,
-                        reports=measured, asked=frozenset(stems(content_words(question))), lead_proposal=contrasted,
+    asked = frozenset(stems(content_words(question)))
+    plans = [plan_paper(n, item, as_asked if n in of_each else wanted, per_paper, settings.decision.min_sentence,
+                        method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON),
+                        result_too=overview or wanted is Aspect.RESULT,  # ("what gains do they report, and …?")
+                        reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
                         release_asked=asks_release(question), defines=defined_name(question))
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
@@ -107,6 +114,19 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     else:
         text = "\n\n".join(_said(p) for p in plans)
     return _answer(question, text, plans, sources)
+
+
+def _of_each(question: str, decision: Decision, kind: QuestionKind) -> dict[int, Callable[[str], bool]]:
+    """A comparison asking something of each paper ("… how does each get its step-level supervision?"): for each
+    paper with a sentence holding a word of it, what tells such a sentence (read as what the question asks it to
+    report, so one leads)."""
+    asked = comparison_aspect(question, compared_names([e for _, e in decision.chosen])) if (
+        kind is QuestionKind.COMPARISON) else ""
+
+    def holds(text: str) -> bool:
+        return answers_aspect(text, asked)
+
+    return {n: holds for n, e in decision.chosen if asked and any(holds(s.text) for s in e.sentences)}
 
 
 def _yes_or_no(question: str, plan: PaperPlan) -> str:

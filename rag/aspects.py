@@ -44,10 +44,13 @@ _ASPECTS = (
                                 r"(?:need|care|want)\b",
                                 re.I)),
     # "What is their main finding?": what the authors found, as a "why" question's answer is.
+    # ("… what role do they actually play?": what the authors found they do)
     (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason|"
+                            r"what\s+roles?\s+(?:do|does|did)\b|"
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
                             r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
-    (Aspect.PROBLEM, re.compile(r"\b(?:what\s+(?:problem|issue|limitation|challenge|gap)s?|motivat\w*|"
+    (Aspect.PROBLEM, re.compile(r"\b(?:what\s+(?:problem|issue|limitation|challenge|gap|harm|risk|threat|danger)s?|"
+                                r"motivat\w*|"
                                 r"(?:problem|issue|limitation|challenge|gap)s?\s+(?:does|do|did)\b)", re.I)),
     (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
                                r"mechanism|approach|method|technique|components?|architecture|idea|trained|"

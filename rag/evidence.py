@@ -40,7 +40,9 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     wanted = content_words(without_where(question))  # "… in the collection?" says where to look, not what about
     # A word counts in any of its forms ("distributed" for "distribution"), an acronym the user writes where the
     # sentence spells it out ("SSL" for "Self-Supervised Learning").
-    wanted_stems = {w: stems({w}) for w in wanted}
+    # ("operations-research" is held by "… Operations Research (OR) …": a hyphenated word by all of its parts)
+    wanted_stems = {w: stems({w}) if "-" not in w else stems({p for p in w.split("-") if len(p) > 2}) or stems({w})
+                    for w in wanted}
     written = written_acronyms(question)
     acronyms = written & wanted
     # An acronym in the plural ("PDEs") is held by a sentence writing it in the singular, and the other way round: the
@@ -103,6 +105,39 @@ def by_parts(chosen: list[Evidence], parts: list[str], retriever: HybridRetrieve
     part they answer best (which papers answer was decided on the whole question)."""
     return best_of(chosen, [evidence_for(part, [e.hit for e in chosen], retriever, weight, word_parts)
                             for part in parts])
+
+
+def for_comparison(question: str, evidence: list[Evidence], retriever: HybridRetriever,
+                   named_papers: dict[str, list[str]], weight: float) -> list[Evidence]:
+    """A comparison's papers: each one's sentences ranked against its own piece of the question with the question,
+    and, when the question asks something of each ("… how does each get its step-level supervision?"), also against
+    that alone (``rag.question.comparison_aspect``), so the sentence answering it can lead."""
+    from rag.question import comparison_aspect
+
+    evidence = list(evidence)
+    for i, item in enumerate(evidence):
+        if item.hit.part is not None:
+            own = f"{item.hit.part} {question}"
+            evidence[i] = gather_evidence(own, retriever.encoder.embed_query(own), [item.hit], retriever.sentences,
+                                          named_papers, lexical_weight=weight)[0]
+    if asked := comparison_aspect(question, compared_names(evidence)):
+        # (only a sentence holding a word of it: a few words' embedding alone matches loosely)
+        aspect = [Evidence(e.hit, [s for s in e.sentences if answers_aspect(s.text, asked)])
+                  for e in evidence_for(asked, [e.hit for e in evidence], retriever, weight)]
+        evidence = best_of(evidence, [aspect])
+    return evidence
+
+
+def compared_names(evidence: list[Evidence]) -> list[str]:
+    """What calls each compared paper (those the question names, else all): its title, short name and the piece of
+    the question naming it."""
+    compared = [e for e in evidence if e.hit.part is not None] or evidence
+    return [name for e in compared for name in (e.hit.paper.title, e.hit.paper.short_name, e.hit.part or "") if name]
+
+
+def answers_aspect(text: str, aspect: str) -> bool:
+    """The sentence holds a word (in any form) of what a comparison asks of each paper."""
+    return bool(stems(_with_parts(content_words(text))) & stems(_with_parts(set(aspect.split()))))
 
 
 def _with_parts(words: set[str]) -> set[str]:

@@ -38,6 +38,11 @@ _LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
 # the lead's fit
+GAP_PENALTY = 0.3  # a sentence saying what remains unexplored ("The nature and function of MAs … remain largely
+# unexplored.") never leads an answer to what they do, how or how well
+_GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+|poorly\s+|not\s+well\s+)?"
+                  r"(?:unexplored|underexplored|under-explored|unclear|unknown|understudied|understood|open)\b|"
+                  r"\blittle\s+is\s+known\b|\bopen\s+questions?\b")
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
 # A sentence that spells out the one before it: shown after a lead that only announces ("We provide evidence against
 # alternative hypotheses." → "Most notably, we challenge the claim that …").
@@ -51,9 +56,26 @@ _WHAT_IS = re.compile(r"(?i:\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:an?\
                       r"[A-Z][\w-]*)(?i:\s+(?:is|are|exactly|again|actually|mean|means|stands?\s+for)\b|\s*[?.!]*\s*$)")
 
 
+# (… or a phrase in quotes: 'What are the "fallen angels" in …?')
+_WHAT_IS_QUOTED = re.compile(r"(?i)\bwhat(?:['’]?s|\s+(?:is|are|was|were))\s+(?:an?\s+|the\s+)?[\"“‘]([^\"”’]{2,60})[\"”’]")
+
+
+def _others_named(evidence: Evidence) -> list[str]:
+    """The names the question asks about that the paper holds and that are not its own (its name, title, acronyms)."""
+    paper = evidence.hit.paper
+    own = " ".join([paper.short_name, paper.display_title, *paper.acronyms]).lower()
+    return [n for n in evidence.names_found if n.lower() not in own  # (a word made with one, "AI-generated", is none)
+            and not any(part.isalpha() and part.islower() and len(part) > 2 for part in n.split("-"))]
+
+
+def _names(text: str, name: str) -> bool:
+    return bool(re.search(rf"(?<![\w-]){re.escape(name)}s?(?![\w-])", text, re.IGNORECASE))
+
+
 def defined_name(question: str) -> str:
     """The name a "what is …" question asks to be explained ("" for none)."""
-    return match.group(1) if (match := _WHAT_IS.search(question)) else ""
+    match = _WHAT_IS.search(question) or _WHAT_IS_QUOTED.search(question)
+    return match.group(1).strip() if match else ""
 
 
 @dataclass
@@ -96,6 +118,8 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score -= BACKGROUND_PENALTY
     if reports is not None and reports(sentence.text):
         score += STRONG_CUE_BONUS
+    if wanted in (Aspect.METHOD, Aspect.RESULT, Aspect.WHY, Aspect.DATA) and _GAP.search(sentence.text):
+        score -= GAP_PENALTY  # what is not yet known answers no question but what the problem is
     return score
 
 
@@ -122,6 +146,11 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     proposal = next((s for s in in_order if proposes(s.text)), None) or next(
         (s for s in in_order if roles[s.position] is Role.METHOD), None)
     lead = proposal if (wanted is Aspect.WHICH or lead_proposal) and proposal is not None else ranked[0]
+    # "and compared with vanilla LLaDA or Dream?": a thing the question names, not the paper's own, is asked about:
+    # the sentence naming it leads ("Compared to the vanilla dLLMs like LLaDA and Dream, the acceleration …").
+    others = _others_named(evidence) if count else []  # (a list's line says what the paper does)
+    if others and not any(_names(lead.text, n) for n in others):
+        lead = next((s for s in ranked if any(_names(s.text, n) for n in others)), lead)
     if reports is not None and count and lead is ranked[0] and not reports(lead.text):  # "how big is it?": the
         lead = next((s for s in ranked if reports(s.text)), lead)  # sentence giving its size, whatever else fits
     if defines and defines.lower() != name.lower() and (brings := next((s for s in in_order if re.search(

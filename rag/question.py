@@ -39,6 +39,10 @@ _LIST = re.compile(
     rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:other\s+)?(?:[\w-]+\s+){{0,2}}(?:applications|domains|problems|"
     r"tasks)\s+(?:show\s+up|turn\s+up|come\s+up|appear|are\s+(?:covered|represented|there|tackled|addressed))\s+"
     r"(?:here|in\s+(?:the|this)\s+(?:collection|set|index|corpus))\b"
+    # "anything in the collection on tracing …?": all the collection holds on it, not whether one paper does
+    # (not "anything here on …?", which asks whether there is one)
+    r"|\b(?:anything|something)\s+in\s+(?:the|this)\s+(?:set|collection|index|corpus)\s+(?:on|about|"
+    r"regarding|related\s+to|dealing\s+with)\b"
     # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it
     r"|(?:^|[.!:]\s)\s*what(?:'s|’s|\s+is|\s+do\s+you\s+have)\s+(?:in\s+)?(?:here|there|in\s+(?:the|this)\s+"
     r"(?:collection|set|index))\s+(?:on|about|regarding|for|dealing\s+with)\b"
@@ -198,3 +202,36 @@ def sub_questions(question: str) -> list[str]:
     """The questions a turn asks one after another, each with topic words of its own; [] for one question."""
     parts = [p.strip() for p in _SUB_QUESTION.split(question) if p.strip()]
     return parts if len(parts) >= 2 and all(content_words(p) for p in parts) else []
+
+
+# Words that ask how to compare, not what: "how does each of them work / get it / do it?"
+_NOT_AN_ASPECT = frozenset("approach approaches idea method methods technique work works paper papers model models "
+                           "similar same actually try trying tries roughly really exactly get gets do does done seem seems "
+                           "say says said touch touches interested curious wondering wonder know want some any".split())
+_OF_EACH = re.compile(r"\b(?:each|either|respectively)\b", re.IGNORECASE)
+
+
+def comparison_aspect(question: str, names: list[str]) -> str:
+    """What a comparison asks of each paper, beyond telling them apart ("OR-PRM and RGM both … - how does each get its
+    step-level supervision?" → "step-level supervision"): the topic words (in their order) of the clauses asking it of
+    each ("each", "either", "respectively") that are not words of the compared papers' ``names`` (titles, short names,
+    the pieces naming them) nor words of comparing or referring; "" for "How do these two differ?"."""
+    from rag.references import GENERIC_WORDS, REFERENCE_WORDS
+
+    clauses = [c for c in re.split(r"[?:;？：]|\.\s|\s[–—-]\s", question) if _OF_EACH.search(c)]
+    theirs = set().union(*(content_words(name) for name in names)) if names else set()
+    theirs |= {piece for word in theirs for piece in word.split("-")}
+    dropped = theirs | CUE_WORDS | REFERENCE_WORDS | GENERIC_WORDS | _NOT_AN_ASPECT | {"either", "respectively"}
+
+    def aspect_words(clauses: list[str]) -> list[str]:
+        words = []
+        for clause in clauses:
+            for name in names_in(clause):
+                clause = clause.replace(name, " ")  # a name is never an aspect, whichever paper it belongs to
+            words += [w for w in keyword_query(clause).split() if w in content_words(clause) and w not in dropped]
+        return words
+
+    # ("I'm interested in the gap between generating and verifying. Both … touch on it. What does each say?": what
+    # the sentences before it set out)
+    words = aspect_words(clauses) or (aspect_words(re.split(r"(?<=[.!?])\s+", question)) if clauses else [])
+    return " ".join(dict.fromkeys(words))

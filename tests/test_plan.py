@@ -83,6 +83,8 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("Does it need retraining?", Aspect.ANY),
     ("What's the main finding of the first one?", Aspect.WHY),  # what the authors found
     ("what did they conclude about fine-tuning?", Aspect.WHY),
+    ("Massive activations in DiTs: what role do they actually play?", Aspect.WHY),  # what the authors found
+    ("what harms is it meant to counter?", Aspect.PROBLEM),  # why the work is needed
 ])
 def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
     assert aspect(question) is expected
@@ -267,3 +269,58 @@ def test_what_is_a_name_the_paper_brings_in_leads_with_the_sentence_bringing_it_
     assert led.quotes[0].sentences[0].text == ABSTRACT[3]  # "We train it on five datasets, including LongBench …"
     own = plan_paper(1, evidence, aspect("what is RetainGate?"), 2, 0.2, defines="RetainGate")
     assert own.quotes[0].sentences[0].text != ABSTRACT[3]  # the paper's own name: what it proposes, as before
+
+
+def test_a_thing_the_question_names_leads_with_the_sentence_naming_it() -> None:
+    # "and compared with vanilla LLaDA or Dream?": the sentence naming them leads, whatever fits the words best
+    evidence = _evidence([0.50, 0.30, 0.45, 0.35, 0.40, 0.20])
+    evidence.names_found = ["RULER"]
+    assert "RULER" in plan_paper(1, evidence, Aspect.ANY, 1, 0.3).quotes[0].text
+    evidence.names_found = ["RetainGate"]  # the paper's own name asks for nothing in particular
+    assert "RULER" not in plan_paper(1, evidence, Aspect.ANY, 1, 0.3).quotes[0].text
+
+
+def test_a_quoted_phrase_or_an_enumeration_item() -> None:
+    from rag.plan import defined_name
+
+    assert defined_name('What are the "fallen angels" in the modular chemical LM paper?') == "fallen angels"
+    assert defined_name("what are ‘fallen angels’ there?") == "fallen angels"
+    assert defined_name("what is the paper about?") == ""
+    assert rewrite("2) Eliminating the reliance on annotation: we provide a self-supervised PRM.") == (
+        "Eliminating the reliance on annotation: the authors provide a self-supervised PRM.")
+    assert rewrite("(ii) a time-aware point sampling") == "(ii) a time-aware point sampling"  # (not a sentence)
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("OR-PRM and RGM both rely on process reward models - how does each get its step-level supervision?",
+     "step-level supervision"),
+    ("ARPG vs GtR: where does each one get its speedup from?", "speedup"),
+    ("How do these two differ?", ""),  # nothing asked of each but the difference
+    ("So RGM and OR-PRM get their process supervision in pretty different ways. Can you contrast the two?", ""),
+])
+def test_what_a_comparison_asks_of_each_paper(question: str, asked: str) -> None:
+    from rag.question import comparison_aspect
+
+    names = ["OR-PRM: A Process Reward Model for Algorithmic Problem Solving", "OR-PRM", "RGM",
+             "Test-Time Scaling with Reflective Generative Model", "ARPG", "GtR"]
+    assert comparison_aspect(question, names).endswith(asked)
+
+
+def test_a_sentence_saying_what_remains_unexplored_never_leads_an_answer_to_what_it_does() -> None:
+    abstract = ["Massive activations are a known phenomenon in transformers.",
+                "However, the function of massive activations in diffusion transformers remains largely unexplored.",
+                "We find that massive activations play a key role in local detail synthesis."]
+    plan = plan_paper(1, _abstract_evidence(abstract, [0.40, 0.70, 0.45]), Aspect.WHY, 1, 0.3)
+    assert "local detail synthesis" in plan.quotes[0].text
+    problem = plan_paper(1, _abstract_evidence(abstract, [0.40, 0.70, 0.45]), Aspect.PROBLEM, 1, 0.3)
+    assert "unexplored" in problem.quotes[0].text  # what the gap is: it does answer that
+
+
+def test_a_comparison_asks_of_each_what_the_sentences_before_it_set_out() -> None:
+    from rag.question import comparison_aspect
+
+    question = ("I'm interested in the gap between generating and verifying. Both the implicit reward model paper and "
+                "ReVeal seem to touch on it. What does each say?")
+    names = ["Why is Your Language Model a Poor Implicit Reward Model?", "ReVeal: Self-Evolving Code Agents", "ReVeal"]
+    assert comparison_aspect(question, names) == "gap generating verifying"
+

@@ -22,12 +22,14 @@ class TestShapes:
         "Which other natural-science applications show up in the collection?",
         "which of these papers are about reward models in some way?",  # the collection's, in a first turn
         "what other sciencey application papers are there? chemistry, biology, weather, physics, whatever",  # 2 words
+        "anything in the collection on tracing AI-generated content back to where it came from?",  # all it holds
     ])
     def test_list_questions(self, question: str) -> None:
         assert analyse(question).kind == "list"
 
     @pytest.mark.parametrize("question", ["What tasks are covered by the benchmark?", "What problems does it solve?",
-                                          "what do the papers say about memory?"])
+                                          "what do the papers say about memory?",
+                                          "anything here on using small LMs as verifiers?"])  # whether there is one
     def test_what_one_paper_covers_is_no_list(self, question: str) -> None:
         assert analyse(question).kind != "list"
 
