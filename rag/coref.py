@@ -162,3 +162,18 @@ def named_before_pronoun(question: str) -> bool:
                     and words[i - 1] in topic):  # a described thing ("small LMs"), not "images"
                 return True
     return False
+
+
+# A search for papers ("How many papers … deal with tracing AI-generated content back to its source?"): its "its" is
+# bound in its own phrase, unless the search is for others than a paper ("Which other papers cut its memory?").
+_FOR_PAPERS = re.compile(r"\b(?:which|what|how\s+many|any|list)\b[^?]*\b(?:papers|works|studies)\b", re.IGNORECASE)
+_BEYOND = re.compile(r"\b(?:other|others|besides|apart|aside|except|like|than|similar)\b", re.IGNORECASE)
+
+
+def without_bound_its(question: str) -> str:
+    """The question without an "its" or "their" that belongs to its own phrase in a search for papers
+    (``_FOR_PAPERS``: "Which papers … frame their contribution as test-time scaling?")."""
+    if _FOR_PAPERS.search(question) and not _BEYOND.search(question):
+        return re.sub(r"\b(?:its|their)\b", " ", question, flags=re.IGNORECASE)
+    return question
+

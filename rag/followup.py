@@ -47,7 +47,9 @@ def refers_back(question: str) -> bool:
     """A pronoun or "the method"-style reference, or too little of its own: neither a name nor topic words."""
     from rag.question import names_in
 
-    if _REFERS_BACK.search(without_where(question)):  # not "… in this collection?"
+    from rag.coref import without_bound_its
+
+    if _REFERS_BACK.search(without_bound_its(without_where(question))):  # not "… in this collection?", "… its source"
         return True
     if content_words(question) and _searches_papers(question):  # "Are any papers about robotics?": a new search
         return False

@@ -19,7 +19,9 @@ _DESCRIBED = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:about|on|asking|
 # "that" points at a paper shown, where "the reward model" names none.)
 _CALLED_AS = r"(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['’\"”]|([\w\-]+(?:\s+[\w\-]+)?))"
 _ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|method|approach|work)\b|"
-                         rf"\b(?:that|this)\s+{_CALLED_AS}\s+(?:model|framework|benchmark)\b", re.IGNORECASE)
+                         rf"\b(?:that|this)\s+{_CALLED_AS}\s+(?:model|framework|benchmark)\b|"
+                         # (or what the question is about, up front: "the catalysis benchmark - what tasks …?")
+                         rf"^\W*the\s+{_CALLED_AS}\s+(?:model|framework|benchmark|dataset)\s*(?:[-–—:,])", re.IGNORECASE)
 _PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 
 
@@ -51,7 +53,7 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
                    mentioned: Callable[[str], set[str]] = lambda _: set()) -> list[str]:
     """Papers on the table the question names by a distinctive title word, most recent turns first (``mentioned``: the
     distinctive names a paper's abstract mentions, lower case)."""
-    from rag.question import names_in
+    from rag.question import comparison_parts, names_in, wants_comparison
     from rag.tokens import content_words, stems
 
     # "Which other papers in the collection use Best-of-N …?": a search for papers using it, not a pointer at the
@@ -78,7 +80,8 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
 
     def called(paper_id: str) -> bool:
         words = title_words(paper_id) | (mentioned(paper_id) if paper_id in latest else set())
-        return bool(stems(words) & wanted) or bool(acronyms & {p for w in words for p in (w, *w.split("-"))})
+        return bool(stems(words) & wanted) or bool(acronyms & {p for w in words for p in (w, *w.split("-"))}) or any(
+            _same_root(word, own) for word in called_as.lower().split() for own in words)
 
     # The latest turn first; its answered papers, then its other sources.
     on_table = list(dict.fromkeys(pid for shown in reversed(table) for pid in [*shown.listed, *shown.sources]))
@@ -89,13 +92,30 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
         best = sorted(overlap.values(), reverse=True)[:2]
         if best and best[0] > 0 and (len(best) < 2 or best[0] > best[1]):
             found = [max(overlap, key=lambda pid: overlap[pid])]
+    # "Compare the modular chemical language model and the multi-channel diffusion paper": each piece of a comparison
+    # calling a paper by two or more of its title's rare words, more than it does any other paper on the table.
+    for piece in comparison_parts(question) if wants_comparison(question) else []:
+        words = stems(set(content_words(piece)))
+        overlap = {pid: len(stems(title_words(pid)) & words) for pid in on_table}
+        best = sorted(overlap.items(), key=lambda item: item[1], reverse=True)[:2]
+        if best and best[0][1] >= 2 and (len(best) < 2 or best[0][1] > best[1][1]) and best[0][0] not in found:
+            found.append(best[0][0])
     return found
+
+
+def _same_root(word: str, title_word: str) -> bool:
+    """A word calling a paper by its title word in another form: "catalysis" for "CatalystBench" (their first seven
+    letters alike)."""
+    return len(word) >= 7 and title_word.startswith(word[:7])
 
 
 def named_ahead(question: str, named_in: Callable[[str], list[str]], every: list[str]) -> list[str]:
     """The papers not on the table (``every``) that the question names up front, before what it asks of them
     ("veriequivbench - what does its equivalence score replace?", "MaskCO: how does it …"): its pronouns are theirs."""
     head = re.match(r"^\W*([^,:;?!–—-]+?)\s*(?:[,:;–—]|\s-)\s", question)
+    # (or in a clause before the pronoun: "what is SCSF and what problem does it solve?")
+    if head is None and (pronoun := re.search(r"\b(?:it|its|they|them|their)\b", question, re.IGNORECASE)):
+        head = re.match(r"^(.+?)(?:\s+and\s+|,\s*)(?:\w+\s+){0,4}?\S*$", question[:pronoun.start()].rstrip())
     return [p for p in named_in(head.group(1)) if p not in every] if head else []
 
 

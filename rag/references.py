@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rag.asks import asks_which, bare_comparison
-from rag.coref import named_before_pronoun
+from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
 from rag.named import counted_papers, named_ahead, named_on_table, recent, subject, user_order
@@ -144,8 +144,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
                          choice or asks_choice and len(ordinal) > 1)
     # "their main finding" after a turn about one paper: its authors, not that paper and the one before it.
     weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
-    plural = bool(_PLURAL.search(asked)) and not (weak and named_before_pronoun(asked))  # ("small LMs …, do they")
-    singular = bool(_SINGULAR.search(asked))
+    # (not "small LMs …, do they"; not "Which papers … trace content back to its source?")
+    plural = bool(_PLURAL.search(without_bound_its(asked))) and not (weak and named_before_pronoun(asked))
+    singular = bool(_SINGULAR.search(without_bound_its(asked)))
     if (plural and not weak) or asks_choice:  # "the two" after a turn about one paper: the turns before it too
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2

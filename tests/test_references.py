@@ -475,3 +475,50 @@ def test_the_two_after_a_turn_about_two_papers_are_those_not_an_enumeration_befo
     compared = Shown("how does sigmark differ from the jigsaw one?", sources=["sig", "jig"], cited=["sig", "jig"])
     assert ref("which of the two needs less memory?", [named, compared]).paper_ids == ["sig", "jig"]
     assert ref("which of the two needs less memory?", [named]).paper_ids == ["tactic", "trim"]  # (the user's own)
+
+
+def test_a_pronoun_after_a_new_name_in_the_same_question_is_that_paper() -> None:
+    from rag.named import named_ahead
+
+    def named_in(text: str) -> list[str]:
+        return ["scsf"] if "SCSF" in text else []
+
+    assert named_ahead("what is SCSF and what problem does it solve?", named_in, ["sig"]) == ["scsf"]
+    assert named_ahead("How does it differ from SCSF?", named_in, ["sig"]) == []  # "it": the paper on the table
+
+
+def test_each_piece_of_a_comparison_calls_a_paper_on_the_table_by_its_title_words() -> None:
+    from rag.named import named_on_table
+
+    words = {"mclm": {"mclm", "modular", "chemical", "makeable"}, "mcd": {"multi-channel", "biological", "controllable"}}
+    table = [Shown("Which papers apply ML to chemistry or biology?", sources=["mclm", "mcd"], cited=["mclm", "mcd"])]
+    found = named_on_table("Compare the modular chemical language model and the multi-channel biological paper - "
+                           "what does each one generate?", table, lambda pid: words.get(pid, set()))
+    assert set(found) == {"mclm", "mcd"}
+
+
+def test_its_and_their_in_a_search_for_papers_belong_to_the_search() -> None:
+    # "… back to its source" pointed at the last paper, so the count listed only it
+    assert ref("Which papers are about tracing AI-generated content back to its source?", [ONE]).kind is (
+        ReferenceKind.NONE)
+    assert ref("Which papers in here frame their contribution as test-time scaling?", [LIST]).kind is (
+        ReferenceKind.NONE)
+    assert ref("Which other papers cut its memory use?", [ONE]).paper_ids == ["sig"]  # others than it: it points
+
+
+def test_a_choice_among_papers_the_user_names_in_order() -> None:
+    from rag.asks import asks_which
+
+    assert asks_which("Among T1, RGM and ReVeal, which one does away with process-level annotation?")
+    assert asks_which("Of MoH or MaskCO, which is faster?")
+    assert not asks_which("Among the papers on RL, which papers use code?")  # a new list
+
+
+def test_a_paper_named_up_front_by_a_form_of_its_title_word() -> None:
+    from rag.named import named_on_table
+
+    words = {"cb": {"catalystbench", "catalyst"}, "mclm": {"mclm", "modular", "chemical"}}
+    table = [Shown("Which papers are about chemistry?", sources=["mclm", "cb"], cited=["mclm", "cb"])]
+    assert named_on_table("the catalysis benchmark - what tasks does it cover?", table,
+                          lambda pid: words.get(pid, set())) == ["cb"]
+
