@@ -41,7 +41,9 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           # adjectives that grade rather than name a topic ("a big EEG dataset", "the original order")
                           "big large small huge tiny new novel recent good simple fast efficient strong original "
                           "different similar existing current bigger larger smaller better worse stronger weaker "
-                          "exact exactly precise precisely specific actual".split())  # ("the exact FID")
+                          "exact exactly precise precisely specific actual "  # ("the exact FID")
+                          # and words that pick one out rather than say which ("a given image", "a concrete figure")
+                          "given certain particular arbitrary concrete whole entire typical".split())
 
 
 @dataclass(frozen=True)
@@ -56,11 +58,12 @@ class Missing:
 def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> list[Missing]:
     """The question's qualifiers that no paper of ``papers`` holds and no indexed abstract has with the word they
     qualify."""
-    from rag.question import without_likened
+    from rag.question import choice_query, without_likened
 
     if not papers:
         return []
     question = without_likened(question)  # ("kind of BERT-style": what the user means, not a qualifier)
+    question = choice_query(question)  # ("… instead of falling back on textbook heuristics": what it is not about)
     cased = _TOKEN_CASED.findall(without_where(question))
     tokens = [t.lower() for t in cased]
     topic = content_words(question) - _asking()

@@ -188,7 +188,7 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
     ranked against the question (a compared paper's against its own piece of the question)."""
-    from rag.evidence import best_of, evidence_for, gather_evidence
+    from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence
     from rag.fields import field_terms
     from rag.tokens import content_words, without_where
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
@@ -223,11 +223,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
-        for i, item in enumerate(turn.evidence):
-            if item.hit.part is not None:
-                own = f"{item.hit.part} {turn.corrected_question}"
-                turn.evidence[i] = gather_evidence(own, retriever.encoder.embed_query(own), [item.hit], sentences,
-                                                   named_papers, lexical_weight=weight)[0]
+        turn.evidence = for_comparison(turn.corrected_question, turn.evidence, retriever, named_papers, weight)
 
 
 def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
@@ -235,18 +231,20 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     import time
 
     from rag.decide import decide as decide_from_evidence, decide_on_table, in_asked_order, others_last
-    from rag.unstated import unless_offered, unless_unstated
+    from rag.unstated import on_last, unless_offered, unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.references import coverage
         from rag.aspects import aspect
+        from rag.properties import reported
         from rag.roles import Aspect
 
         asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it
         held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")
         # Only a question for a figure or a named thing ("How many GPU hours …?", "What license …?") asks for a
         # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
-        specific = aspect(asked) in (Aspect.RESULT, Aspect.DATA)
+        specific = aspect(asked) in (Aspect.RESULT, Aspect.DATA) and not reported(asked, [h.paper.abstract
+                                                                                     for h in turn.hits])
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import evidence_for
@@ -260,7 +258,9 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
         if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE:
-            unless_unstated(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "Who are the authors of MaskCO?"
+            found = [e.hit.paper for _, e in turn.decision.chosen]  # "Who are the authors of MaskCO?"
+            unless_unstated(turn, found, *((retriever.names, retriever.acronyms.long_form) if on_last(turn, found)
+                                           else ()))  # (the last paper found again: as if pointed at)
         elif not turn.decision.refused and turn.follow_up and turn.shape.kind is QuestionKind.COMPARISON:
             unless_offered(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "… against LRU or Belady's …?"
         if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)

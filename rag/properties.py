@@ -38,7 +38,10 @@ _WRITTEN = {name: re.compile(written, re.I) for name, (_, written) in _PROPERTIE
 _SAID = {"speed": ("faster", "speedup", "accelerate", "latency", "memory"),
          "cost": ("cheaper", "cost", "memory", "faster"), "size": ("smaller", "compress", "prune", "quantize")}
 _RATIO = re.compile(r"\d[\d.,]*\s*(?:×|x\b|times\b|%|percent\b|-?fold\b)", re.I)
-_HEDGES = frozenset("roughly approximately overall broadly generally mostly mainly".split())
+_HEDGES = frozenset("roughly approximately overall broadly generally mostly mainly "
+                    # (and how a figure is asked for: "Which papers report a concrete speedup factor?")
+                    "report reports reported reporting concrete factor factors figure figures number numbers "
+                    "give gives giving claim claims claimed".split())
 _CACHE: weakref.WeakKeyDictionary[HybridRetriever, dict] = weakref.WeakKeyDictionary()
 
 
@@ -155,3 +158,13 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     if asked:
         return lambda sentence: bool(_RATIO.search(sentence)) and any(_WRITTEN[n].search(sentence) for n in asked)
     return None
+
+
+def reported(question: str, texts: list[str]) -> bool:
+    """Some sentence of ``texts`` reports the measured property the question asks for ("How big is it, and …?" of
+    an abstract saying "with only 3B parameters")."""
+    from rag.sentences import split_sentences
+
+    check = reports(question, True)
+    return check is not None and any(check(s) for text in texts for s in split_sentences(text))
+

@@ -19,10 +19,12 @@ if TYPE_CHECKING:
     from rag.retrieval.names import NameIndex
     from rag.types import Paper, Turn
 
-# Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz? poisson?")
+# Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz? poisson?",
+# "which PDEs exactly, navier-stokes, darcy flow, burgers?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
 _OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
-                      r"((?:[A-Za-z][\w.\-]*\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*(?:\s+[a-z][\w\-]*){0,2})\s*"
+                      r"((?:[A-Za-z][\w.\-]*(?:\s+[a-z][\w\-]*)?\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*"
+                      r"(?:\s+[a-z][\w\-]*){0,2})\s*"
                       r"(?:,?\s*(?:or\s+)?(?:something|anything)(?:\s+(?:else|like\s+that|similar))?)?\s*(?:\.{2,}|…)?"
                       r"\s*\?+\s*$")
 # "… did they test, e.g. 1024 or 2048 tokens?", "… such as LRU?": the examples the user expects in the answer.
@@ -75,6 +77,15 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
 _STANDS_FOR = re.compile(r"\b(?i:what(?:\s+(?:does|do|is|did)|['’]?s)\s+(?:the\s+)?)([A-Za-z][\w-]*[A-Z][\w-]*)\s+"
                          r"(?i:(?:\w+ly\s+)?(?:stand\s+for|mean|short\s+for))\b"
                          r"|\b([A-Za-z][\w-]*[A-Z][\w-]*)\s+(?i:stands?\s+for\s+what)\b")
+
+
+def on_last(turn: Turn, papers: list[Paper]) -> bool:
+    """A new search that found just the paper the last answer was about ("which PDEs exactly, navier-stokes, darcy
+    flow, burgers?" after PBFM): asked of it, as a reference to it would be (the names it offers checked too)."""
+    from rag.references import last_answered
+
+    last = last_answered(turn.table)
+    return last is not None and [p.paper_id for p in papers] == list(last.listed)
 
 
 def unspelled(question: str, papers: list[Paper]) -> list[str]:

@@ -160,3 +160,44 @@ def test_a_fragment_about_the_paper_on_the_table_is_ranked_by_its_own_words(engi
                          "benchmarks?")
     assert cited(fragment) == ["hfebd26d11d8c"]  # PBFM, still
     assert "three representative PDE benchmarks" in fragment.text.split(" [1]")[0]  # first, not the last turn's answer
+
+
+# Found by blind sets X and Y (tests/data/blind_dialogues_x.yaml, _y.yaml), each failing without its rule.
+MCLM, PROVENANCE, SIGMARK, SCSF, RGM = "r2HG3xOMJI", "qYu4wj7O3z", "tKyAD2LhnI", "h1e8e4225be0d", "tF56uyxdDy"
+D2F, CATALYST = "t5uLZSRjhF", "h47cb2134ff1f"
+
+
+def test_a_new_name_before_the_pronoun_is_what_the_pronoun_means(engine) -> None:
+    _, scsf = _chat(engine, "Is there a paper on image provenance?", "what is SCSF and what problem does it solve?")
+    assert cited(scsf) == [SCSF]  # was the provenance paper, the last one on the table
+
+
+def test_a_phrase_in_quotes_is_looked_up_as_written(engine) -> None:
+    _, angels = _chat(engine, "Which paper tokenizes molecules into building blocks instead of atoms?",
+                      'What are the "fallen angels" in the modular chemical LM paper?')
+    assert not angels.refused and "“fallen angels”" in angels.text.split("[1]")[0]  # was refused
+
+
+def test_a_count_whose_topic_ends_on_its_lists_every_paper_on_it(engine) -> None:
+    *_, count = _chat(engine, "Any work on invisible watermarks for AI-generated videos?",
+                      "How many papers in the collection deal with tracing AI-generated content back to its source?")
+    assert {SIGMARK, PROVENANCE} <= set(cited(count))  # "its" had pointed at SIGMark alone
+
+
+def test_a_choice_among_papers_named_by_short_acronyms(engine) -> None:
+    *_, picked = _chat(engine, "Which papers are about test-time scaling?",
+                       "Among T1, RGM and ReVeal, which one does away with process-level annotation for its reward "
+                       "model?")
+    assert cited(picked)[0] == RGM
+
+
+def test_a_thing_named_in_a_follow_up_leads_with_the_sentence_naming_it(engine) -> None:
+    *_, vanilla = _chat(engine, "Tell me about D2F - can diffusion LLMs really beat AR models on speed?",
+                        "and compared with vanilla LLaDA or Dream?")
+    assert cited(vanilla) == [D2F] and "LLaDA and Dream" in vanilla.text.split("[1]")[0]
+
+
+def test_a_paper_called_up_front_by_its_field(engine) -> None:
+    _, tasks = _chat(engine, "which papers in this collection are about chemistry or materials science?",
+                     "the catalysis benchmark - what tasks does it cover?")
+    assert cited(tasks) == [CATALYST]  # was refused: "it" read as mCLM

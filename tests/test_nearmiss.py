@@ -67,6 +67,7 @@ def test_an_object_the_lexicon_knows_only_as_an_adjective_and_its_coordinate_are
     ("Is there a rainfall forecasting model in this collection?", RAIN),  # where to look
     ("Any rainfall forecasting models for PDEs?", paper("pde", "Rainfall as a PDE", "We forecast rainfall with a PDE.")),
     ("What's the exact rainfall probability it gives?", RAIN),  # "exact" grades how it is asked
+    ("Is there a paper on forecasting rainfall for a given hour?", RAIN),  # "given" picks one out, names nothing
     ("Is there a process reward model for LLM-written proofs?",  # a held word and a participle: who wrote them
      paper("llm", "Proof PRM", "A process reward model that checks proofs from LLMs.")),
     ("Is there a benchmark where agents implement ML experiments?",  # a common acronym the abstract writes out
@@ -132,3 +133,10 @@ def test_a_no_that_says_what_is_missing_counts_as_saying_it_a_plain_refusal_does
     assert near_miss_scores(["speech"], False, True, []) == {"near_miss_said": 0.0}  # "I could not find …"
     assert near_miss_scores([], False, False, ["speech"]) == {"near_miss_false": 1.0}
 
+
+
+def test_what_the_question_says_it_is_not_about_is_no_qualifier(bm25):
+    # "… instead of falling back on textbook heuristics": "textbook" was missing, and the answer began "No"
+    assert missing_qualifiers("Any model for rainfall probabilities, instead of textbook forecasting heuristics?",
+                              [RAIN], bm25) == []
+    assert missing_qualifiers("Any model for monsoon rainfall?", [RAIN], bm25) != []  # (a qualifier it lacks)

@@ -74,3 +74,18 @@ def test_a_count_naming_a_field_counts_the_papers_writing_its_words(engine) -> N
     assert "a word of the field such as" in answer.text
     # "are scientific ML …": "scientific" is the topic's, not a verb's ("broadly" is filler)
     assert collection_intent("how many papers here are scientific ML broadly?").topic == "scientific ML"
+
+
+def test_a_list_asking_which_papers_report_a_figure_lists_those_reporting_it(engine) -> None:
+    # "report", "concrete" and "factor" ask for a figure; they were required of the papers and nothing was listed
+    assert properties_asked("Which other papers report a concrete speedup factor?") == (["speed"], [])
+    answer = engine.ask("Which papers report a speedup?", backend="extractive")
+    assert not answer.refused
+    assert {"tJod11fK1A", "rJdGst0W8s", "qIujRzzWnd"} <= {c.paper_id for c in answer.citations}  # Tactic, ARPG, GtR
+
+
+def test_a_two_part_follow_up_is_answered_when_the_abstract_reports_what_it_asks(engine) -> None:
+    chat = ChatSession(engine, backend="extractive")
+    chat.ask("Which paper tokenizes molecules into building blocks instead of atoms?")
+    answer = chat.ask("How big is it, and which strong model do they compare against?")  # was refused
+    assert not answer.refused and "3B parameters" in answer.text and "GPT-5" in answer.text

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from rag.coref import acronym_words
+from rag.coref import acronym_words, common_acronym
 from rag.nearmiss import word_readings
 from rag.retrieval.rankers import BM25Ranker
 from rag.settings import DecisionSettings, RetrievalSettings
@@ -29,6 +29,8 @@ _HYPHENATED = rf"{_ACRONYM}-{_ACRONYM}"  # two joined by a hyphen ("EX-RM", "IM-
 _ACRONYM_NAME = rf"(?:{_ACRONYM}-)?{_ACRONYM}"
 # "the rainfall one", "the jigsaw paper": a word a paper is called by
 _CALLED = re.compile(r"\bthe\s+([A-Za-z][\w-]{3,})\s+(?:one|paper|work|method)\b", re.IGNORECASE)
+# A phrase the user puts in quotes ("What are the “fallen angels” …?") is a name, however plain its words.
+_QUOTED = re.compile(r'"([^"\n]{3,60})"|“([^”\n]{3,60})”|‘([^’\n]{3,60})’')
 _NOT_CALLED = frozenset("first second third fourth fifth last other same latter former previous next earlier "
                         "later proposed original new main".split())
 
@@ -100,12 +102,13 @@ class NameIndex:
         return 0 < len(self.papers_mentioning(name)) <= self.retrieval.distinctive_name_papers
 
     def distinctive_names(self, query: str) -> list[str]:
-        """Names in the question that only a handful of papers contain, and a paper called by such a word ("the
-        rainfall one", "the jigsaw paper")."""
+        """Names in the question that only a handful of papers contain, a paper called by such a word ("the
+        rainfall one", "the jigsaw paper") and a phrase in quotes that only a handful contain."""
         from rag.question import names_in
 
         called = [m.group(1) for m in _CALLED.finditer(query) if m.group(1).lower() not in _NOT_CALLED]
-        return [n for n in dict.fromkeys([*names_in(query), *called]) if self.is_distinctive(n)]
+        quoted = [phrase.strip() for m in _QUOTED.finditer(query) for phrase in m.groups() if phrase]
+        return [n for n in dict.fromkeys([*names_in(query), *called, *quoted]) if self.is_distinctive(n)]
 
     def named_in_title(self, query: str) -> set[str]:
         """Papers whose short title name ("Tactic: …", "Visual Jigsaw …:") the question uses as a name."""
@@ -176,7 +179,10 @@ class NameIndex:
     def named_papers(self, text: str) -> list[str]:
         """The papers the text names: by their title's name ("MetaMuse") or a name only they contain ("OR-PRM")."""
         single = [ids[0] for n in self.distinctive_names(text) if len(ids := self.papers_mentioning(n)) == 1]
-        return list(dict.fromkeys([*sorted(self.named_in_title(text)), *single]))
+        # (and a short acronym, "RGM", that only one paper writes and defines for itself: ``names_in`` leaves it out)
+        short = [ids[0] for n in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text) if not common_acronym(n) and len(
+            ids := self.papers_mentioning(n)) == 1 and n in self.papers[ids[0]].acronyms]
+        return list(dict.fromkeys([*sorted(self.named_in_title(text)), *single, *short]))
 
     def terms_elsewhere(self, question: str, paper_ids: list[str], share: float) -> bool:
         """The question uses rarer terms ("massive activations", "diffusion transformers"), none of which any of
@@ -208,7 +214,9 @@ class NameIndex:
             whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
             # (a phrase of 3+ hyphenated words, "LM-is-secretly-a-reward-model", is there if half its words are)
             present = sum(t in vocabulary for t in parts)
-            known = present == len(parts) or (len(parts) >= 3 and 2 * present >= len(parts))
+            # (not "score" alone for "F-score": a one-letter part, which no token keeps, leaves the name's whole form)
+            lettered = any(len(part) == 1 and part.isalpha() for part in name.split("-"))
+            known = not lettered and (present == len(parts) or (len(parts) >= 3 and 2 * present >= len(parts)))
             return bool(tokens) and not all(t in vocabulary for t in whole) and not known
 
         # An acronym's plural ("PDEs", "EX-RMs") is there if its singular is and its singular ("MLLM") if its plural is;
