@@ -19,7 +19,7 @@ from rag.asks import asks_release
 from rag.aspects import aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
-from rag.roles import Aspect
+from rag.roles import Aspect, Role, role_of
 from rag.tokens import content_words, stems
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
@@ -98,7 +98,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     asked = frozenset(stems(content_words(question)))
     plans = [plan_paper(n, item, as_asked if n in of_each else wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON),
-                        result_too=overview or wanted is Aspect.RESULT,  # ("what gains do they report, and …?")
+                        result_too=overview, figure_too=wanted is Aspect.RESULT,  # ("what gains do they report, …?")
                         reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
                         release_asked=asks_release(question), defines=defined_name(question))
              for n, item in decision.chosen]
@@ -118,15 +118,16 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
 
 def _of_each(question: str, decision: Decision, kind: QuestionKind) -> dict[int, Callable[[str], bool]]:
     """A comparison asking something of each paper ("… how does each get its step-level supervision?"): for each
-    paper with a sentence holding a word of it, what tells such a sentence (read as what the question asks it to
-    report, so one leads)."""
+    paper with a sentence holding a word of it (not one of the field's background), what tells such a sentence (read as
+    what the question asks it to report, so one leads)."""
     asked = comparison_aspect(question, compared_names([e for _, e in decision.chosen])) if (
         kind is QuestionKind.COMPARISON) else ""
 
-    def holds(text: str) -> bool:
-        return answers_aspect(text, asked)
+    def holding(e: Evidence) -> Callable[[str], bool] | None:  # (not the field's background: what the paper does)
+        held = {s.text for s in e.sentences if answers_aspect(s.text, asked) and role_of(s) is not Role.BACKGROUND}
+        return held.__contains__ if held else None
 
-    return {n: holds for n, e in decision.chosen if asked and any(holds(s.text) for s in e.sentences)}
+    return {n: check for n, e in decision.chosen if asked and (check := holding(e))}
 
 
 def _yes_or_no(question: str, plan: PaperPlan) -> str:

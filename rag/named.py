@@ -95,6 +95,9 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     # "Compare the modular chemical language model and the multi-channel diffusion paper": each piece of a comparison
     # calling a paper by two or more of its title's rare words, more than it does any other paper on the table.
     for piece in comparison_parts(question) if wants_comparison(question) else []:
+        if not re.match(r"(?i)(?:(?:compare|contrast|between)\s+)?(?:the|that|this)\s", piece):  # (a description,
+            # not "Visual Jigsaw is also about making models understand images better")
+            continue
         words = stems(set(content_words(piece)))
         overlap = {pid: len(stems(title_words(pid)) & words) for pid in on_table}
         best = sorted(overlap.items(), key=lambda item: item[1], reverse=True)[:2]

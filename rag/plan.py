@@ -126,7 +126,8 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False, result_too: bool = False,
                reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
-               lead_proposal: bool = False, release_asked: bool = False, defines: str = "") -> PaperPlan:
+               lead_proposal: bool = False, release_asked: bool = False, defines: str = "",
+               figure_too: bool = False) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -135,7 +136,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     what the paper proposes, whatever the question asks of it (a comparison's first sentence sets the two apart);
     (``release_asked``) with where the code is, if the abstract says ("is its code public, and how many …?");
     (``defines``) led by the sentence bringing in that name, when it is not the paper's own ("What is an EX-RM?":
-    "… explicit reward models (EX-RMs) that apply a dedicated linear head …")."""
+    "… explicit reward models (EX-RMs) that apply a dedicated linear head …"); (``figure_too``, a question for
+    results) its first result with a figure, unless a sentence shown gives one."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports) for s in evidence.sentences}
@@ -193,6 +195,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in _enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = None
+    if figure_too and not any(found(s) for s in [lead, *rest]):
+        result = next((s for s in in_order if found(s)), None)
     if result_too:  # (an abstract with no figure: its first result, "reduces … from quadratic to quasilinear")
         result = next((s for s in in_order if found(s)), None) or next(
             (s for s in in_order if wanted is not Aspect.WHY and roles[s.position] is Role.RESULT), None)

@@ -10,7 +10,7 @@ import re
 
 from rag.coref import common_acronym
 from rag.multilingual import needs_multilingual
-from rag.tokens import QUESTION_WORDS, WHERE_FIRST, content_words, keyword_query
+from rag.tokens import QUESTION_WORDS, WHERE_FIRST, content_words, keyword_query, stems
 from rag.types import QuestionKind, QuestionShape
 
 _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
@@ -216,7 +216,12 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     step-level supervision?" → "step-level supervision"): the topic words (in their order) of the clauses asking it of
     each ("each", "either", "respectively") that are not words of the compared papers' ``names`` (titles, short names,
     the pieces naming them) nor words of comparing or referring; "" for "How do these two differ?"."""
+    from rag.nearmiss import word_readings
     from rag.references import GENERIC_WORDS, REFERENCE_WORDS
+
+    def only_a_verb(word: str) -> bool:
+        readings = word_readings(word)
+        return bool(readings) and "NOUN" not in readings and not word.endswith("ing")  # ("verifying": a gerund)
 
     clauses = [c for c in re.split(r"[?:;？：]|\.\s|\s[–—-]\s", question) if _OF_EACH.search(c)]
     theirs = set().union(*(content_words(name) for name in names)) if names else set()
@@ -228,10 +233,14 @@ def comparison_aspect(question: str, names: list[str]) -> str:
         for clause in clauses:
             for name in names_in(clause):
                 clause = clause.replace(name, " ")  # a name is never an aspect, whichever paper it belongs to
-            words += [w for w in keyword_query(clause).split() if w in content_words(clause) and w not in dropped]
+            words += [w for w in keyword_query(clause).split() if w in content_words(clause) and w not in dropped
+                      and not stems({w}) & their_stems and not only_a_verb(w)]  # ("… each one generate?")
         return words
 
     # ("I'm interested in the gap between generating and verifying. Both … touch on it. What does each say?": what
-    # the sentences before it set out)
-    words = aspect_words(clauses) or (aspect_words(re.split(r"(?<=[.!?])\s+", question)) if clauses else [])
+    # the sentences before it naming neither paper set out)
+    their_stems = stems(theirs)
+    before = [s for s in re.split(r"(?<=[.!?])\s+", question) if not names_in(s) and not stems(content_words(s)) & {
+        stem for name in names for stem in stems(content_words(name)) if len(stem) > 3}]
+    words = aspect_words(clauses) or (aspect_words(before) if clauses else [])
     return " ".join(dict.fromkeys(words))

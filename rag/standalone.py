@@ -1,7 +1,6 @@
 """Quotes that stand on their own: an abstract sentence shown outside its abstract keeps its meaning.
 
-- A discourse opener that points back ("However,", "To overcome these challenges,", "In this paper,") is dropped, and
-  so is an enumeration's number ("2) Eliminating …").
+- A discourse opener that points back ("However,", "To overcome these challenges,", "In this paper,") is dropped.
 - "we propose X, a …" becomes "X is a …"; any other "we / our / us" becomes "the authors / their / them".
 - A sentence that still leans on the one before it ("This improvement translates to …", "These methods …") brings
   that sentence along.
@@ -48,10 +47,6 @@ _LEANS = re.compile(r"^(?:this|these|that|those|such|it|its|they|their|both|the\
                     re.IGNORECASE)
 
 
-# An item of the abstract's enumeration shown on its own: "2) Eliminating the reliance on …: we provide …".
-_ITEM = re.compile(r"^\(?(?:[1-9]|i{1,3}|iv|vi{0,3})\)\s+(?=[A-Z])")
-
-
 @dataclass(frozen=True)
 class Quote:
     """What the answer shows (``text``) for the abstract sentences it stands for (``sentences``, abstract order)."""
@@ -62,7 +57,7 @@ class Quote:
 
 def rewrite(text: str) -> str:
     """The sentence without its pointing-back opener, in the third person."""
-    out = _OPENER.sub("", _ITEM.sub("", text.strip(), count=1), count=1)
+    out = _OPENER.sub("", text.strip(), count=1)
     if match := _PROPOSE.match(out):
         out = f"{match.group('name')} is {match.group('article')} {out[match.end():]}"
     for pattern, replacement in _PRONOUNS:

@@ -522,3 +522,14 @@ def test_a_paper_named_up_front_by_a_form_of_its_title_word() -> None:
     assert named_on_table("the catalysis benchmark - what tasks does it cover?", table,
                           lambda pid: words.get(pid, set())) == ["cb"]
 
+
+
+def test_a_comparison_piece_that_names_a_paper_calls_no_other_by_its_words() -> None:
+    from rag.named import named_on_table
+
+    words = {"omni": {"omni-view", "understanding", "images", "multiview"}, "jig": {"jigsaw"}, "aml": {"amlris"}}
+    table = [Shown("Which papers are about visual understanding?", sources=["omni", "jig", "aml"],
+                   cited=["omni", "jig", "aml"])]
+    found = named_on_table("Visual Jigsaw is also about making models understand images better. How does its "
+                           "approach differ from AML's?", table, lambda pid: words.get(pid, set()))
+    assert "omni" not in found  # (Omni-View was compared as a third paper)

@@ -179,10 +179,12 @@ class NameIndex:
     def named_papers(self, text: str) -> list[str]:
         """The papers the text names: by their title's name ("MetaMuse") or a name only they contain ("OR-PRM")."""
         single = [ids[0] for n in self.distinctive_names(text) if len(ids := self.papers_mentioning(n)) == 1]
-        # (and a short acronym, "RGM", that only one paper writes and defines for itself: ``names_in`` leaves it out)
+        named = list(dict.fromkeys([*sorted(self.named_in_title(text)), *single]))
+        # (and, among other papers it names, "Among T1, RGM and ReVeal, …", a short acronym that only one paper writes
+        # and defines for itself: ``names_in`` leaves it out. Alone, "Does RGM …?" is searched for as written.)
         short = [ids[0] for n in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text) if not common_acronym(n) and len(
             ids := self.papers_mentioning(n)) == 1 and n in self.papers[ids[0]].acronyms]
-        return list(dict.fromkeys([*sorted(self.named_in_title(text)), *single, *short]))
+        return list(dict.fromkeys([*named, *short])) if named and set(short) - set(named) else named
 
     def terms_elsewhere(self, question: str, paper_ids: list[str], share: float) -> bool:
         """The question uses rarer terms ("massive activations", "diffusion transformers"), none of which any of
