@@ -19,7 +19,7 @@ from rag.asks import asks_release
 from rag.aspects import aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
-from rag.roles import Aspect, Role, role_of
+from rag.roles import WANTED, Aspect, role_of
 from rag.tokens import content_words, stems
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
@@ -89,7 +89,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     # "How is Tactic's approach different?": what each proposes leads, then each one's sentences on its method (but
     # one with a sentence on what the question asks of each leads with it: "… where does each get its speedup from?")
     contrasted, as_asked, of_each = kind is QuestionKind.COMPARISON and wanted is Aspect.METHOD, wanted, _of_each(
-        question, decision, kind)
+        question, decision, kind, wanted)
     if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
         wanted = Aspect.WHICH  # "Which papers …?", "compare it with ARPG": what each proposes
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
@@ -116,15 +116,20 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     return _answer(question, text, plans, sources)
 
 
-def _of_each(question: str, decision: Decision, kind: QuestionKind) -> dict[int, Callable[[str], bool]]:
+def _of_each(question: str, decision: Decision, kind: QuestionKind,
+             wanted: Aspect) -> dict[int, Callable[[str], bool]]:
     """A comparison asking something of each paper ("… how does each get its step-level supervision?"): for each
-    paper with a sentence holding a word of it (not one of the field's background), what tells such a sentence (read as
+    paper with a sentence holding a word of it in a role the question asks for, what tells such a sentence (read as
     what the question asks it to report, so one leads)."""
     asked = comparison_aspect(question, compared_names([e for _, e in decision.chosen])) if (
         kind is QuestionKind.COMPARISON) else ""
 
-    def holding(e: Evidence) -> Callable[[str], bool] | None:  # (not the field's background: what the paper does)
-        held = {s.text for s in e.sentences if answers_aspect(s.text, asked) and role_of(s) is not Role.BACKGROUND}
+    # (of a role the question asks for: "where does each get its speedup from?" is answered by how, not by the figure;
+    # the field's background or the problem only when it asks for that: graders read them as not answering)
+    roles = WANTED[wanted]
+
+    def holding(e: Evidence) -> Callable[[str], bool] | None:
+        held = {s.text for s in e.sentences if answers_aspect(s.text, asked) and role_of(s) in roles}
         return held.__contains__ if held else None
 
     return {n: check for n, e in decision.chosen if asked and (check := holding(e))}
