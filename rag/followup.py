@@ -49,7 +49,8 @@ def refers_back(question: str) -> bool:
 
     from rag.coref import without_bound_its
 
-    if _REFERS_BACK.search(without_bound_its(without_where(question))):  # not "… in this collection?", "… its source"
+    # (not "… in this collection?", nor "… back to its source" in a search for papers)
+    if _REFERS_BACK.search(without_bound_its(without_where(question))):
         return True
     if content_words(question) and _searches_papers(question):  # "Are any papers about robotics?": a new search
         return False

@@ -40,8 +40,8 @@ RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floo
 # the lead's fit
 GAP_PENALTY = 0.3  # a sentence saying what remains unexplored ("The nature and function of MAs … remain largely
 # unexplored.") never leads an answer to what they do, how or how well
-_GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+|poorly\s+|not\s+well\s+)?"
-                  r"(?:unexplored|underexplored|under-explored|unclear|unknown|understudied|understood|open)\b|"
+_GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+)?(?:unexplored|underexplored|"
+                  r"under-explored|unclear|unknown|understudied|open(?![\w-])|(?:poorly|not\s+well)\s+understood)\b|"
                   r"\blittle\s+is\s+known\b|\bopen\s+questions?\b")
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
 # A sentence that spells out the one before it: shown after a lead that only announces ("We provide evidence against
@@ -57,7 +57,8 @@ _WHAT_IS = re.compile(r"(?i:\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:an?\
 
 
 # (… or a phrase in quotes: 'What are the "fallen angels" in …?')
-_WHAT_IS_QUOTED = re.compile(r"(?i)\bwhat(?:['’]?s|\s+(?:is|are|was|were))\s+(?:an?\s+|the\s+)?[\"“‘]([^\"”’]{2,60})[\"”’]")
+_WHAT_IS_QUOTED = re.compile(r"(?i)\bwhat(?:['’]?s|\s+(?:is|are|was|were))\s+(?:an?\s+|the\s+)?"
+                             r"[\"“‘]([^\"”’]{2,60})[\"”’]")
 
 
 def _others_named(evidence: Evidence) -> list[str]:

@@ -206,8 +206,9 @@ def sub_questions(question: str) -> list[str]:
 
 # Words that ask how to compare, not what: "how does each of them work / get it / do it?"
 _NOT_AN_ASPECT = frozenset("approach approaches idea method methods technique work works paper papers model models "
-                           "similar same actually try trying tries roughly really exactly get gets do does done seem seems "
-                           "say says said touch touches interested curious wondering wonder know want some any".split())
+                           "similar same actually try trying tries roughly really exactly get gets do does done seem "
+                           "seems say says said touch touches interested curious wondering wonder know want some "
+                           "any".split())
 _OF_EACH = re.compile(r"\b(?:each|either|respectively)\b", re.IGNORECASE)
 
 
@@ -240,7 +241,7 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     # ("I'm interested in the gap between generating and verifying. Both … touch on it. What does each say?": what
     # the sentences before it naming neither paper set out)
     their_stems = stems(theirs)
-    before = [s for s in re.split(r"(?<=[.!?])\s+", question) if not names_in(s) and not stems(content_words(s)) & {
-        stem for name in names for stem in stems(content_words(name)) if len(stem) > 3}]
+    before = [s for s in re.split(r"(?<=[.!?])\s+", question)
+              if not names_in(s) and not stems(content_words(s)) & {stem for stem in their_stems if len(stem) > 3}]
     words = aspect_words(clauses) or (aspect_words(before) if clauses else [])
     return " ".join(dict.fromkeys(words))

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from rag.retrieval.names import NameIndex
     from rag.types import Paper, Turn
 
-# Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz? poisson?",
-# "which PDEs exactly, navier-stokes, darcy flow, burgers?")
+# Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz?
+# poisson?", "which PDEs exactly, navier-stokes, darcy flow, burgers?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
 _OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
                       r"((?:[A-Za-z][\w.\-]*(?:\s+[a-z][\w\-]*)?\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*"
