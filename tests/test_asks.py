@@ -218,6 +218,8 @@ class TestConversations:
         assert names.papers_mentioning("EX-RM") == names.papers_mentioning("EX-RMs") == ["qW05yhm3Zo"]
         # a phrase of ordinary words, hyphenated, is no name
         assert names.missing_names(["LM-is-secretly-a-reward-model", "sci-ML"]) == ["sci-ML"]
+        # "score" alone does not hold "F-score" (the one-letter part is kept by no token); "Best-of-N" is held whole
+        assert names.missing_names(["F-score", "Best-of-N"]) == ["F-score"]
         # the start of an indexed name, written apart from its suffix ("VeriEquiv Bench"), is no unknown name
         assert names.missing_names(["VeriEquiv", "VeriQuokka"]) == ["VeriQuokka"]
         (answer,) = _chat(engine, "anything here on small LMs as verifiers for test-time scaling?")

@@ -216,8 +216,9 @@ class NameIndex:
             whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
             # (a phrase of 3+ hyphenated words, "LM-is-secretly-a-reward-model", is there if half its words are)
             present = sum(t in vocabulary for t in parts)
-            # (not "score" alone for "F-score": a one-letter part, which no token keeps, leaves the name's whole form)
-            lettered = any(len(part) == 1 and part.isalpha() for part in name.split("-"))
+            # (not "score" alone for "F-score": a one-capital part, which no token keeps, leaves the name's whole form;
+            # "LM-is-secretly-a-reward-model" is words)
+            lettered = any(len(part) == 1 and part.isupper() for part in name.split("-"))
             known = not lettered and (present == len(parts) or (len(parts) >= 3 and 2 * present >= len(parts)))
             return bool(tokens) and not all(t in vocabulary for t in whole) and not known
 
