@@ -227,8 +227,6 @@ GENERIC_WORDS = frozenset("many much model models dataset datasets data method m
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
                                 "reported reach reaches achieve achieves headline".split())
-
-
 REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3rd 4th 5th last final former latter top "
                              "two three four five both them these those paper papers tell more".split())
 
@@ -264,11 +262,12 @@ def coverage(question: str, papers: list[Paper]) -> float:
 
 
 def _says_too_little(question: str) -> bool:
-    """No name and fewer than two topic words of its own (generic ones aside), or a question going on with "and …"
-    ("and what makes a task harder?"): it leans on the turn before ("Which models and datasets?", "how many splits?")."""
-    from rag.question import names_in
-    from rag.tokens import content_words
+    """No name and fewer than two topic words of its own (generic ones and offered guesses aside), or a question going
+    on with "and …" ("and what makes a task harder?"): it leans on the turn before ("Which models and datasets?")."""
+    from rag.question import content_words, names_in
+    from rag.unstated import without_offered
 
+    question = without_offered(question)  # ("which environments? meta-world, atari, something else?": the guesses)
     return (not names_in(question) and (len(content_words(question) - GENERIC_WORDS) < 2 or bool(_GOES_ON.match(
         question))) and not _ASKS_FOR_PAPERS.search(question))
 

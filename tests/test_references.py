@@ -533,3 +533,9 @@ def test_a_comparison_piece_that_names_a_paper_calls_no_other_by_its_words() -> 
     found = named_on_table("Visual Jigsaw is also about making models understand images better. How does its "
                            "approach differ from AML's?", table, lambda pid: words.get(pid, set()))
     assert "omni" not in found  # (Omni-View was compared as a third paper)
+
+
+def test_a_question_of_guesses_about_the_last_paper_asks_about_it() -> None:
+    # "which environments? meta-world, atari, something else?": the guesses are no topic of a new search
+    found = ref("which environments? meta-world, atari, something else?", [ONE])
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])
