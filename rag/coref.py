@@ -176,4 +176,3 @@ def without_bound_its(question: str) -> str:
     if _FOR_PAPERS.search(question) and not _BEYOND.search(question):
         return re.sub(r"\b(?:its|their)\b", " ", question, flags=re.IGNORECASE)
     return question
-

@@ -45,9 +45,8 @@ _THE_THING = re.compile(r"\bthe\s+[a-z]+\W*$", re.IGNORECASE)
 
 def refers_back(question: str) -> bool:
     """A pronoun or "the method"-style reference, or too little of its own: neither a name nor topic words."""
-    from rag.question import names_in
-
     from rag.coref import without_bound_its
+    from rag.question import names_in
 
     # (not "… in this collection?", nor "… back to its source" in a search for papers)
     if _REFERS_BACK.search(without_bound_its(without_where(question))):

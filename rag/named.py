@@ -55,7 +55,7 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     """Papers on the table the question names by a distinctive title word, most recent turns first (``mentioned``: the
     distinctive names a paper's abstract mentions, lower case)."""
     from rag.question import comparison_parts, names_in, wants_comparison
-    from rag.tokens import content_words, stems
+    from rag.tokens import stems
 
     # "Which other papers in the collection use Best-of-N …?": a search for papers using it, not a pointer at the
     # table's paper that does.
@@ -87,24 +87,29 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     # The latest turn first; its answered papers, then its other sources.
     on_table = list(dict.fromkeys(pid for shown in reversed(table) for pid in [*shown.listed, *shown.sources]))
     found = [paper_id for paper_id in on_table if called(paper_id)]
-    if not found and (described := _DESCRIBED.search(question)):  # "the one asking why LMs make poor …": the
-        words = stems(set(content_words(described.group(1))))  # paper whose title's rare words it uses most
-        overlap = {pid: len(stems(title_words(pid)) & words) for pid in on_table}
-        best = sorted(overlap.values(), reverse=True)[:2]
-        if best and best[0] > 0 and (len(best) < 2 or best[0] > best[1]):
-            found = [max(overlap, key=lambda pid: overlap[pid])]
+    # "the one asking why LMs make poor …": the paper whose title's rare words it uses most
+    if not found and (described := _DESCRIBED.search(question)):
+        found = [pid] if (pid := _most_titled(described.group(1), on_table, title_words, 1)) else []
     # "Compare the modular chemical language model and the multi-channel diffusion paper": each piece of a comparison
     # calling a paper by two or more of its title's rare words, more than it does any other paper on the table.
     for piece in comparison_parts(question) if wants_comparison(question) else []:
         if not re.match(r"(?i)(?:(?:compare|contrast|between)\s+)?(?:the|that|this)\s", piece):  # (a description,
             # not "Visual Jigsaw is also about making models understand images better")
             continue
-        words = stems(set(content_words(piece)))
-        overlap = {pid: len(stems(title_words(pid)) & words) for pid in on_table}
-        best = sorted(overlap.items(), key=lambda item: item[1], reverse=True)[:2]
-        if best and best[0][1] >= 2 and (len(best) < 2 or best[0][1] > best[1][1]) and best[0][0] not in found:
-            found.append(best[0][0])
+        if (pid := _most_titled(piece, on_table, title_words, 2)) and pid not in found:
+            found.append(pid)
     return found
+
+
+def _most_titled(text: str, on_table: list[str], title_words: Callable[[str], set[str]], least: int) -> str | None:
+    """The paper on the table whose title's rare words ``text`` uses most: at least ``least`` of them, and more than it
+    uses any other paper's."""
+    from rag.tokens import content_words, stems
+
+    words = stems(set(content_words(text)))
+    best = sorted(((pid, len(stems(title_words(pid)) & words)) for pid in on_table), key=lambda item: item[1],
+                  reverse=True)[:2]
+    return best[0][0] if best and best[0][1] >= least and (len(best) < 2 or best[0][1] > best[1][1]) else None
 
 
 def _same_root(word: str, title_word: str) -> bool:

@@ -243,8 +243,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")
         # Only a question for a figure or a named thing ("How many GPU hours …?", "What license …?") asks for a
         # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
-        specific = aspect(asked) in (Aspect.RESULT, Aspect.DATA) and not reported(asked, [h.paper.abstract
-                                                                                     for h in turn.hits])
+        specific = aspect(asked) in (Aspect.RESULT, Aspect.DATA) and not reported(  # (the sentences split already)
+            asked, [s.text for e in turn.evidence for s in e.sentences])
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import evidence_for

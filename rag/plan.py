@@ -70,6 +70,7 @@ def _others_named(evidence: Evidence) -> list[str]:
 
 
 def _names(text: str, name: str) -> bool:
+    """The text names it as a whole word, in the singular or plural ("EX-RM" in "… (EX-RMs) …")."""
     return bool(re.search(rf"(?<![\w-]){re.escape(name)}s?(?![\w-])", text, re.IGNORECASE))
 
 
@@ -156,8 +157,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
         lead = next((s for s in ranked if any(_names(s.text, n) for n in others)), lead)
     if reports is not None and count and lead is ranked[0] and not reports(lead.text):  # "how big is it?": the
         lead = next((s for s in ranked if reports(s.text)), lead)  # sentence giving its size, whatever else fits
-    if defines and defines.lower() != name.lower() and (brings := next((s for s in in_order if re.search(
-            rf"(?<![\w-]){re.escape(defines.removesuffix('s'))}s?(?![\w-])", s.text, re.IGNORECASE)), None)):
+    if defines and defines.lower() != name.lower() and (brings := next(
+            (s for s in in_order if _names(s.text, defines.removesuffix("s"))), None)):
         lead = brings
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence

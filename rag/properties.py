@@ -160,11 +160,8 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     return None
 
 
-def reported(question: str, texts: list[str]) -> bool:
-    """Some sentence of ``texts`` reports the measured property the question asks for ("How big is it, and …?" of
-    an abstract saying "with only 3B parameters")."""
-    from rag.sentences import split_sentences
-
+def reported(question: str, sentences: list[str]) -> bool:
+    """One of ``sentences`` reports the measured property the question asks for ("How big is it, and …?" of an
+    abstract saying "with only 3B parameters")."""
     check = reports(question, True)
-    return check is not None and any(check(s) for text in texts for s in split_sentences(text))
-
+    return check is not None and any(check(s) for s in sentences)
