@@ -69,7 +69,11 @@ _STRONG_RESULT = re.compile(
     r"verif)\w*|we\s+(?:\w+\s+){0,2}(?:prove|demonstrate|validate|verify|achieve|discover)\w*|(?:these|our|this)\s+"
     r"findings?|underscores?|showing\s+that|demonstrat\w+\s+(?:that|its|the)\s+(?:\w+\s+)?(?:effective|superior|"
     r"robust)\w*|demonstrat\w+\s+(?:strong|superior|significant|consistent|competitive|remarkable|substantial)|"
-    r"confirmed\s+by|(?:this|our)\s+(?:work|paper|study)\s+(?:\w+ly\s+)?(?:establishes|isolates|offers|opens|provides|"
+    r"confirmed\s+by|\b(?:finds?|found|reveal(?:s|ing)?|shows?|showing|suggests?)\s+(?:\w+\s+){0,2}that\b|"
+    # ("we establish a stability bound", "a theoretical guarantee that our method ensures …": what is proved)
+    r"substantiat\w*|(?<!lacking\s)(?<!without\s)(?:theoretical|convergence|provable)\s+guarantees?|"
+    r"(?:universal\s+approximation|stability|generali[sz]ation(?:\s+error)?|error|regret)\s+(?:bound|theorem)s?|"
+    r"(?:this|our)\s+(?:work|paper|study)\s+(?:\w+ly\s+)?(?:establishes|isolates|offers|opens|provides|"
     r"paves|sheds|highlights)|"
     r"(?:dramatically|significantly|substantially|consistently|markedly)\s+(?:improv|outperform|reduc|boost|accelerat)\w*|"
     # "our method improves … compared with the baselines", "our approach attains an FID of 1.83"

@@ -46,6 +46,9 @@ def test_each_sentence_gets_the_role_its_cue_words_give(position: int, expected:
     ("Extensive experiments on 13 image and video benchmarks across three MLLMs demonstrate its gains.", Role.RESULT),
     ("These findings provide new insights into how humans learn objects.", Role.RESULT),
     ("Moreover, prior approaches rely solely on supervised fine-tuning.", Role.PROBLEM),
+    ("First, we establish a stability bound for transformers trained with mini-batch gradient descent.", Role.RESULT),
+    ("In this paper, we systematically analyze the policy's diversity and find that updating it helps.", Role.RESULT),
+    ("However, current aggregation methods are heuristic, lacking theoretical guarantees.", Role.PROBLEM),
 ])
 def test_roles_found_wrong_against_blind_labels(text: str, expected: Role) -> None:
     """Sentences like those the development half of tests/data/role_labels.jsonl labelled otherwise before."""

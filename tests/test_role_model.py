@@ -54,10 +54,10 @@ def test_a_sentence_addressing_a_model_stays_an_instruction() -> None:
 def test_the_stored_weights_are_refitted_from_the_dev_halves_alone(tmp_path: Path, monkeypatch) -> None:
     stored = json.loads(role_model.WEIGHTS.read_text())
     monkeypatch.setattr(role_model, "WEIGHTS", tmp_path / "weights.json")
-    result = bench_roles([DATA / "role_labels.jsonl", DATA / "role_labels_dev2.jsonl", DATA / "role_labels_dev3.jsonl"],
-                         fit=True)
+    result = bench_roles([DATA / "role_labels.jsonl", DATA / "role_labels_dev2.jsonl", DATA / "role_labels_dev3.jsonl",
+                          DATA / "role_labels_dev4.jsonl"], fit=True)
     refitted = json.loads((tmp_path / "weights.json").read_text())
-    assert refitted["fitted_on"] == stored["fitted_on"] == 889 and refitted["classes"] == stored["classes"]
+    assert refitted["fitted_on"] == stored["fitted_on"] == 1232 and refitted["classes"] == stored["classes"]
     assert all(abs(a - b) < 1e-4 for r, s in zip(refitted["coef"], stored["coef"]) for a, b in zip(r, s))
     assert result["test"]["accuracy"] > result["test"]["rules_alone"]
     monkeypatch.undo()
