@@ -134,8 +134,8 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
         return []
     noun = next((w for w in reversed(counted.lower().split()) if w not in ("here", "there")), "")  # "… papers here"
     if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts", "those", "these",
-                                                     "them", "ones"):  # (the collection's, or of papers shown)
-        return []
+                                                     "them", "ones", "one", "this", "that", "thing"):
+        return []  # (the collection's, or of papers shown; "how big is the new one?": a thing said before)
     if match.group("sized") and noun in ("gains", "gain", "improvements", "speedups", "savings", "reductions"):
         return []  # "how big were the gains?": a result, stated in figures, not by its word
     if match.group("sized"):  # a size is written in too many ways ("an 8-hour horizon", "256×256"): only its absence

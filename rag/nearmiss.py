@@ -63,6 +63,7 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     if not papers:
         return []
     question = without_likened(question)  # ("kind of BERT-style": what the user means, not a qualifier)
+    question = without_own_story(question)  # ("I keep hand-writing TikZ for my thesis …": why, not what is asked)
     question = choice_query(question)  # ("… instead of falling back on textbook heuristics": what it is not about)
     cased = _TOKEN_CASED.findall(without_where(question))
     tokens = [t.lower() for t in cased]
@@ -104,6 +105,18 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
         words = _run(i, cased, lambda j: j == i or (missing(j) and _nounish(tokens[j])))
         found.append(Missing(words, _run(place, cased, held)))
     return found
+
+
+# "hey, I keep hand-writing TikZ for my thesis figures and saw …. What do they say …?": a sentence about the user.
+_OWN_STORY = re.compile(r"^\W*(?:(?:hey|hi|hello|ok(?:ay)?|so|well)\W+)?(?:i|i'm|i’m|i've|i’ve|we|we're|we’re|my|"
+                        r"our)\b", re.IGNORECASE)
+
+
+def without_own_story(question: str) -> str:
+    """The question without the sentences before its last that tell about the user and ask nothing."""
+    sentences = re.split(r"(?<=[.!?])\s+", question.strip())
+    kept = [s for i, s in enumerate(sentences) if i == len(sentences) - 1 or s.endswith("?") or not _OWN_STORY.match(s)]
+    return " ".join(kept)
 
 
 def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], bool]) -> int | None:

@@ -66,7 +66,8 @@ _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|
 _ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\s+(?:paper|work|study|method))\b|"
                               r"\b(?:is|are)\s+there\b", re.IGNORECASE)
 # "and what makes a task harder?": the same subject, asked on.
-_GOES_ON = re.compile(r"^\W*(?:and|also|plus)\W+(?:what|how|which|why|who|where|when|does|do|did|is|are)\b", re.I)
+_GOES_ON = re.compile(r"^\W*(?:and|also|plus)\W+(?:what|how|which|why|who|where|when|does|do|did|is|are|the|its|"
+                      r"their)\b", re.I)  # (and "and the speedup versus the normal solvers?")
 
 
 class ReferenceKind(str, Enum):

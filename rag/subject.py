@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from rag.question import wants_comparison
+from rag.tokens import squash
 
 if TYPE_CHECKING:
     from rag.references import Reference
@@ -25,6 +26,12 @@ _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+
 # "Does their method add any cost at inference time?": the method of the paper discussed, whoever else writes the words
 _THEIRS = re.compile(r"\b(?:their|its)\s+(?:proposed\s+)?(?:method|approach|model|framework|technique|system|"
                      r"algorithm)\b", re.IGNORECASE)
+# "Does it need to change the architecture, or add some cost at inference time?", "what failure mode of LLMs motivated
+# it?": a pronoun in the question's first clause points at no thing the question names before it (not "is it
+# possible …", "do they have anything on …": the collection's)
+_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b(?!\s+(?:possible|true|known|the\s+case|have\s+(?:anything|"
+                      r"something|any|papers?|work))\b)", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[,;:?]|\s(?:and|[-–—])\s")
 # "another angle on the kv cache memory problem: learning each token's importance when it's created and evicting the
 # low ones?" after Tactic: a question describing its subject in this many topic words of its own, which the paper
 # searched first holds far more of than the papers referred to, is about that paper.
@@ -51,9 +58,15 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     # "… is there RL work where the model writes its own tests …?": a search for a paper (whatever detail it then asks
     # of it); "its" is the model's
     seeks = bool(_SEEKS.search(question))
-    elsewhere = seeks or retriever.names.terms_elsewhere(question, reference.paper_ids,
-                                                        settings.decision.list_phrase_share) or (
-        covered_elsewhere(question, papers, retriever))
+    rare = retriever.names.terms_elsewhere(question, reference.paper_ids, settings.decision.list_phrase_share)
+    # Its pronoun pointing at the table ("Does it need …"), it goes elsewhere only for a paper's title words ("how did
+    # they get the decision pretrained transformer to scale …"), not for terms others use more ("inference time").
+    if (pronoun := _PRONOUN.search(question)) and not _CLAUSE_BREAK.search(question[:pronoun.start()]) and not seeks:
+        terms = retriever.names.rare_terms(question, settings.decision.list_phrase_share)
+        return any(squash(term) in squash(retriever.papers[pid].title) for term, ids in terms.items() for pid in ids
+                   if pid not in reference.paper_ids) and bool(papers) and coverage(
+            question, papers) < settings.decision.min_table_coverage
+    elsewhere = seeks or rare or covered_elsewhere(question, papers, retriever)
     return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
             and not wants_comparison(question) and (seeks or not asked_thing(question)) and elsewhere
             and not _THEIRS.search(question)

@@ -305,6 +305,7 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     ("how big were the gains?", "It reduces cache misses by up to 35.76%.", []),  # a result, in figures
     ("How big is the building-block vocabulary they use?", "Molecules as building blocks.", ["vocabulary"]),
     ("And how many of those are built on language models?", "A chemical language model.", []),  # papers shown
+    ("What was wrong with earlier datasets, and how big is the new one?", "A new dataset.", []),  # a thing said before
 ])
 def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
                                                                       missing: list[str]) -> None:

@@ -140,3 +140,12 @@ def test_what_the_question_says_it_is_not_about_is_no_qualifier(bm25):
     assert missing_qualifiers("Any model for rainfall probabilities, instead of textbook forecasting heuristics?",
                               [RAIN], bm25) == []
     assert missing_qualifiers("Any model for monsoon rainfall?", [RAIN], bm25) != []  # (a qualifier it lacks)
+
+
+def test_what_the_user_tells_about_themselves_holds_no_qualifier(bm25):
+    from rag.nearmiss import without_own_story
+
+    asked = "hey, I keep hand-writing TikZ for my thesis figures. What was wrong with earlier datasets?"
+    assert without_own_story(asked) == "What was wrong with earlier datasets?"
+    assert without_own_story("Is there speech watermarking? I need it for audio.") == (  # the last sentence stays
+        "Is there speech watermarking? I need it for audio.")

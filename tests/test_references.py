@@ -345,6 +345,7 @@ def test_a_later_answer_of_as_many_papers_wins_over_an_earlier_enumeration() -> 
 
 def test_a_question_going_on_with_and_asks_about_the_last_answer() -> None:
     assert ref("and what makes a task harder?", [ONE]).paper_ids == ["sig"]
+    assert ref("And the speedup versus the normal solvers?", [ONE]).paper_ids == ["sig"]  # "and the …"
     assert ref("and which papers here study tasks?", [ONE]).kind is ReferenceKind.NONE  # a new search
 
 

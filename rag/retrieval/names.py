@@ -16,7 +16,7 @@ from rag.nearmiss import word_readings
 from rag.retrieval.rankers import BM25Ranker
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
-from rag.tokens import QUESTION_WORDS, content_words, squash, topic_phrases, word_forms
+from rag.tokens import QUESTION_WORDS, content_words, squash, stems, topic_phrases, word_forms
 from rag.types import Hit, Paper
 
 
@@ -27,8 +27,9 @@ _COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|
 _ACRONYM = r"(?=\w*[A-Z])[A-Za-z][A-Za-z0-9]*[A-Z0-9]"  # "MLLM", "dLLM", "sLM": an acronym, perhaps lower-case first
 _HYPHENATED = rf"{_ACRONYM}-{_ACRONYM}"  # two joined by a hyphen ("EX-RM", "IM-RM"): one name in either number
 _ACRONYM_NAME = rf"(?:{_ACRONYM}-)?{_ACRONYM}"
-# "the rainfall one", "the jigsaw paper": a word a paper is called by
-_CALLED = re.compile(r"\bthe\s+([A-Za-z][\w-]{3,})\s+(?:one|paper|work|method)\b", re.IGNORECASE)
+# "the rainfall one", "the jigsaw paper", "the multi-channel biology diffusion model": words a paper is called by
+_CALLED = re.compile(r"\bthe\s+((?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]{3,})\s+(?:one|paper|work|method|model)\b",
+                     re.IGNORECASE)
 # A phrase the user puts in quotes ("What are the “fallen angels” …?") is a name, however plain its words.
 _QUOTED = re.compile(r'"([^"\n]{3,60})"|“([^”\n]{3,60})”|‘([^’\n]{3,60})’')
 _NOT_CALLED = frozenset("first second third fourth fifth last other same latter former previous next earlier "
@@ -106,9 +107,17 @@ class NameIndex:
         rainfall one", "the jigsaw paper") and a phrase in quotes that only a handful contain."""
         from rag.question import names_in
 
-        called = [m.group(1) for m in _CALLED.finditer(query) if m.group(1).lower() not in _NOT_CALLED]
+        called = [w for m in _CALLED.finditer(query) for w in m.group(1).split()
+                  if len(w) >= 4 and w.lower() not in _NOT_CALLED and (  # (of several: a coined or a title word)
+                      w == m.group(1) or "-" in w or not word_readings(w.lower()) or self._own_title_word(w))]
         quoted = [phrase.strip() for m in _QUOTED.finditer(query) for phrase in m.groups() if phrase]
         return [n for n in dict.fromkeys([*names_in(query), *called, *quoted]) if self.is_distinctive(n)]
+
+    def _own_title_word(self, word: str) -> bool:
+        """The one paper mentioning ``word`` has it in its title ("the only llm compression paper" does not call the
+        one KV-cache paper writing "compression" in its abstract)."""
+        ids = self.papers_mentioning(word)
+        return len(ids) == 1 and stems({word.lower()}) <= stems(content_words(self.papers[ids[0]].title))
 
     def named_in_title(self, query: str) -> set[str]:
         """Papers whose short title name ("Tactic: …", "Visual Jigsaw …:") the question uses as a name."""
