@@ -85,12 +85,14 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                                                if n == decision.pick else (1, 1.0)), method_too=True)
                  for n, item in first]
         return _answer(question, choice_text(decision, plans), plans, sources)
-    per_paper = 0 if kind is QuestionKind.LIST else decision.sentences_per_paper  # a list: one sentence a paper
+    # A list: one sentence a paper ("any papers on rain forecasting?" finding one: what it does, and more of it)
+    per_paper = 0 if kind is QuestionKind.LIST and len(decision.chosen) > 1 else decision.sentences_per_paper
     # "How is Tactic's approach different?": what each proposes leads, then each one's sentences on its method (but
     # one with a sentence on what the question asks of each leads with it: "… where does each get its speedup from?")
     contrasted, as_asked, of_each = kind is QuestionKind.COMPARISON and wanted is Aspect.METHOD, wanted, _of_each(
         question, decision, kind, wanted)
-    if kind is QuestionKind.LIST or (kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
+    if kind is QuestionKind.LIST and wanted is not Aspect.WHY or (kind is QuestionKind.COMPARISON and wanted is
+                                                                   Aspect.ANY):  # (a list of why: what each found)
         wanted = Aspect.WHICH  # "Which papers …?", "compare it with ARPG": what each proposes
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
                                                                                           Aspect.WHY)

@@ -74,7 +74,7 @@ _TOPIC_TAIL = re.compile(rf"(?i)(?:\s+(?:in|across|among|within|from|at|of)\s+{_
                          rf"in\s+general|generally|broadly|at\s+iclr(?:\s*2026)?),?)+\s*$")
 # Words before a question or around a count that do not change it ("OK. So what is new …", "Roughly how many …").
 _LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|then|also|next|hmm|right|roughly|hey|hi|"
-                   r"stepping\s+back|(?:taking|take)\s+a\s+step\s+back|zooming\s+out|"
+                   r"btw|by\s+the\s+way|oh|quick\s+question|stepping\s+back|(?:taking|take)\s+a\s+step\s+back|zooming\s+out|"
                    r"hello|cool|nice|(?:more\s+)?broadly|in\s+general|generally|overall|"
                    r"approximately|about)\b[\s,.!:;-]*)+")
 

@@ -14,7 +14,7 @@ from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
 from rag.question import (analyse, choice_query, comparison_parts, names_in, rather_than, sub_questions,
-                          wants_comparison)
+                          wants_comparison, without_examples)
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
@@ -99,7 +99,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         _compare_with_new(turn, turn.carried[:1], retriever)  # "How does ShapeGen4D compare?": with the last paper
     turn.top_k = turn.top_k or settings.retrieval.top_k
     if turn.shape.kind is QuestionKind.LIST:  # as many papers as pass the relevance cut, not a fixed k
-        turn.top_k = max(turn.top_k, rules.max_list_papers)
+        turn.top_k, turn.query = max(turn.top_k, rules.max_list_papers), without_examples(turn.query)
     if turn.compare_ids:
         turn.shape.kind = QuestionKind.COMPARISON
 
@@ -186,11 +186,10 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 
 
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
-    """Reads ``query``, ``vector``, ``hits`` and ``shape``; writes ``evidence``: each source's sentences
-    ranked against the question (a compared paper's against its own piece of the question)."""
+    """Reads ``query``, ``vector``, ``hits``, ``shape``; writes ``evidence`` (a compared paper's: for its piece)."""
     from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence
     from rag.fields import field_terms
-    from rag.tokens import content_words, without_where
+    from rag.tokens import content_words, listed_items, without_where
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
     named_papers = {n: names.papers_mentioning(n) for n in names.distinctive_names(turn.query)}
     # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym is
@@ -219,7 +218,8 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         asks = len(own_topic_words(without_where(" ".join([turn.query, *spelled]))))
         terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
-                 if 2 * len(t.split()) >= asks} | field_terms(turn.query, retriever)  # (and a field's words: ``fields``)
+                 if 2 * len(t.split()) >= asks or t in listed_items(turn.query)} | field_terms(  # (an item of an
+            turn.query, retriever)  # enumeration is what the list asks; a field's words: ``fields``)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:

@@ -109,6 +109,17 @@ def without_likened(question: str) -> str:
     return _LIKENED_TO.sub(" ", LIKENED.sub(" ", question))
 
 
+# "which papers report a concrete speedup factor (like 3x or 10x)?": what the user would count, not what a paper must
+# say; "… introduce a new benchmark (not just a training dataset)?": what the papers are not
+_EXAMPLES = re.compile(r"\s*\((?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|excluding|"
+                       r"other\s+than|besides)\b[^()]*\)", re.IGNORECASE)
+
+
+def without_examples(question: str) -> str:
+    """A search for papers without the examples it gives, or what it excludes, in brackets."""
+    return _EXAMPLES.sub("", question)
+
+
 def comparison_parts(question: str) -> list[str]:
     """The pieces of a comparison's first clause that each point at one paper (those with topic words); the first
     clause naming several, after a preamble ("I have three papers open: the one on …, ARPG, and GtR. …")."""

@@ -83,12 +83,26 @@ def topic_phrases(question: str) -> list[str]:
     """Runs of two or more adjacent topic words in the question's topic, as written ("Which papers touch on the KV
     cache?" → ["kv cache"]): the terms a paper using them verbatim is about."""
     runs: list[list[str]] = [[]]
-    for word in _WORD.findall(search_text(topic_query(question)).lower()):
-        if word in QUESTION_WORDS:
-            runs.append([])
-        else:
-            runs[-1].append(word)
+    # (a list is no run: "TSP, bin packing, heuristic design" holds "bin packing" and "heuristic design"; nor are
+    # alternatives: "the central vision / slowness study")
+    for piece in re.split(r"[,;:()]\s|\s[-–—/]\s|[()/]", search_text(topic_query(question)).lower()):
+        runs.append([])
+        for word in _WORD.findall(piece):
+            if word in QUESTION_WORDS:
+                runs.append([])
+            else:
+                runs[-1].append(word)
     return [" ".join(run) for run in runs if len(run) >= 2]
+
+
+def listed_items(question: str) -> set[str]:
+    """The terms of an enumeration of three or more items in the question ("which papers tackle combinatorial
+    problems - TSP, bin packing, heuristic design for COPs and so on?"): each is a topic of its own."""
+    items: set[str] = set()
+    for clause in re.split(r"[.?!;:]\s|\s[-–—]\s", question):
+        parts = re.split(r",\s*(?:and\s+|or\s+)?", clause)
+        items |= {phrase for part in parts for phrase in topic_phrases(part)} if len(parts) >= 3 else set()
+    return items
 
 
 def topic_query(question: str) -> str:

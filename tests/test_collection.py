@@ -18,6 +18,7 @@ from rag.collection_intent import CollectionIntent, collection_intent
 AREAS, COUNT, TRENDS = "areas", "count", "trends"
 POSITIVES = [
     ("how many papers in here do 3D or 4D generation?", "count", "3D or 4D generation"),  # "do" as the verb
+    ("btw how many papers in the collection use flow matching?", "count", "flow matching"),  # chat filler first
     ("What research areas are represented?", AREAS, None),
     ("Which areas have the most papers?", AREAS, None),
     ("What topics does the collection cover?", AREAS, None),

@@ -201,3 +201,53 @@ def test_a_paper_called_up_front_by_its_field(engine) -> None:
     _, tasks = _chat(engine, "which papers in this collection are about chemistry or materials science?",
                      "the catalysis benchmark - what tasks does it cover?")
     assert cited(tasks) == [CATALYST]  # was refused: "it" read as mCLM
+
+
+AMLRIS, MASKCO, TIKZILLA = "tAfew5gRmm", "psUjNnLhl9", "rJv2byEWA3"
+
+
+def test_a_yes_no_question_the_paper_opens_stays_on_it(engine) -> None:  # (tests/data/blind_dialogues_z.yaml)
+    _, cost = _chat(engine, "In referring image segmentation, some pixels are hard to align with the text expression. "
+                            "Is there a method that ignores such pixels during training?",
+                    "Does it need to change the architecture, or add some cost at inference time?")
+    assert cited(cost) == [AMLRIS] and "no inference overhead" in cost.text  # was a new search: TRIM-KV, RainPro-8
+
+
+def test_a_pronoun_in_the_first_clause_points_at_the_table_not_at_the_questions_own_words(engine) -> None:
+    *_, motivated = _chat(engine, "which papers here tackle combinatorial problems - TSP, bin packing, heuristic "
+                                  "design for COPs and so on?",
+                          "which of those was tested on real problems at a cloud provider?",
+                          "what failure mode of LLMs motivated it?")
+    assert cited(motivated) == [METAMUSE] and "well-known generic designs" in motivated.text
+
+
+def test_each_of_the_two_is_the_paper_on_the_table_and_the_one_its_coined_title_word_calls(engine) -> None:
+    *_, each = _chat(engine, "looking for work on LLMs designing molecules that automated synthesis labs can make?",
+                     "the multi-channel diffusion paper for biology data is generative too - what does each of the two "
+                     "condition its generation on?")
+    assert set(cited(each)) == {MCLM, BIOLOGY}
+
+
+def test_a_thing_the_question_itself_brings_in_is_no_count_and_the_users_story_no_qualifier(engine) -> None:
+    (found,) = _chat(engine, "hey, I keep hand-writing TikZ for my thesis figures and saw there's a text-to-TikZ paper "
+                             "in here. What do they say was wrong with earlier datasets, and how big is the new one?")
+    assert cited(found) == [TIKZILLA] and "four times larger" in found.text and "thesis" not in found.text
+
+
+def test_each_part_of_a_two_part_question_is_answered(engine) -> None:
+    _, both = _chat(engine, "What is MaskCO?",
+                    "how does it refine solutions at inference, and how much faster is it on TSP?")
+    assert cited(both) == [MASKCO] and "mask-and-reconstruct" in both.text and "10x speedup" in both.text
+
+
+def test_a_search_lists_every_paper_an_enumerated_example_or_its_bracketed_examples_fit(engine) -> None:
+    combinatorial, speedups = _chat(engine, "which papers here tackle combinatorial problems - TSP, bin packing, "
+                                            "heuristic design for COPs and so on?",
+                                    "Which papers in the collection report a concrete speedup factor (like 3x or 10x)?")
+    assert METAMUSE in cited(combinatorial)  # "online bin packing"
+    assert len(cited(speedups)) >= 4  # not only MaskCO, the one writing "10x"
+
+
+def test_a_search_finding_one_paper_says_more_than_one_line_of_it(engine) -> None:
+    (rain,) = _chat(engine, "any papers on rain forecasting")
+    assert cited(rain) == [RAINPRO] and "satellite" in rain.text  # its second sentence, on its data sources

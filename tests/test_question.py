@@ -208,11 +208,35 @@ def test_papers_of_a_kind_doing_something_are_a_list(question: str, kind: str) -
      ["combinatorial optimization", "heuristic design"]),
     ("any other RL papers in the set?", []),  # one word is no term
     ("Which papers are about chemistry?", []),
+    ("which papers tackle combinatorial problems - TSP, bin packing, heuristic design for COPs?",  # a list, no run
+     ["bin packing", "heuristic design"]),
+    ("what do they simulate in the central vision / slowness study?", ["central vision"]),  # alternatives, no run
 ])
 def test_a_list_question_s_terms_are_its_runs_of_topic_words(question: str, phrases: list[str]) -> None:
     from rag.tokens import topic_phrases
 
     assert topic_phrases(question) == phrases
+
+
+def test_each_item_of_an_enumeration_is_a_term_of_its_own() -> None:
+    from rag.tokens import listed_items
+
+    assert listed_items("which papers tackle combinatorial problems - TSP, bin packing, heuristic design for COPs and "
+                        "so on?") == {"bin packing", "heuristic design"}
+    assert listed_items("papers on diffusion or flow matching, for video?") == set()  # two pieces: no enumeration
+
+
+@pytest.mark.parametrize("question, searched", [
+    ("which papers report a concrete speedup factor (like 3x or 10x)?", "which papers report a concrete speedup "
+                                                                         "factor?"),
+    ("which papers introduce a new benchmark (not just a training dataset)?", "which papers introduce a new "
+                                                                               "benchmark?"),
+    ("which papers use diffusion (DDPM) models?", "which papers use diffusion (DDPM) models?"),  # a name, kept
+])
+def test_a_searchs_examples_and_exclusions_in_brackets_are_not_searched_for(question: str, searched: str) -> None:
+    from rag.question import without_examples
+
+    assert without_examples(question) == searched
 
 
 @pytest.mark.parametrize("question, parts", [
