@@ -105,11 +105,15 @@ def by_parts(chosen: list[Evidence], parts: list[str], retriever: HybridRetrieve
     """"What modules does it have, and what does it score on VSI-Bench?": each chosen paper's sentences ranked by the
     part they answer best (which papers answer was decided on the whole question), the sentence answering each part
     best lifted to the paper's best score, so each part is answered ("… and how much faster is it on TSP?": "… a 10x
-    speedup on the Travelling Salesman Problem (TSP)"), whichever fits the question's aspect better."""
+    speedup on the Travelling Salesman Problem (TSP)"), whichever fits the question's aspect better (not the field's
+    background: blind graders found it padding)."""
+    from rag.roles import Role, role_of
+
     each = [evidence_for(part, [e.hit for e in chosen], retriever, weight, word_parts) for part in parts]
     merged = best_of(chosen, each)
     for i, item in enumerate(merged):
-        answering = {max(part[i].sentences, key=lambda s: s.score).position for part in each if part[i].sentences}
+        answering = {best.position for part in each if part[i].sentences and role_of(
+            best := max(part[i].sentences, key=lambda s: s.score), item.hit.paper.short_name) is not Role.BACKGROUND}
         item.sentences = sorted((replace(s, score=item.best_score) if s.position in answering else s
                                  for s in item.sentences), key=lambda s: s.score, reverse=True)
     return merged

@@ -55,22 +55,22 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     from rag.references import ReferenceKind, coverage
 
     papers = [retriever.papers[pid] for pid in reference.paper_ids if pid in retriever.papers]
+    if not (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and papers
+            and not wants_comparison(question) and not _THEIRS.search(question)
+            and coverage(question, papers) < settings.decision.min_table_coverage):
+        return False
     # "… is there RL work where the model writes its own tests …?": a search for a paper (whatever detail it then asks
     # of it); "its" is the model's
     seeks = bool(_SEEKS.search(question))
-    rare = retriever.names.terms_elsewhere(question, reference.paper_ids, settings.decision.list_phrase_share)
     # Its pronoun pointing at the table ("Does it need …"), it goes elsewhere only for a paper's title words ("how did
     # they get the decision pretrained transformer to scale …"), not for terms others use more ("inference time").
     if (pronoun := _PRONOUN.search(question)) and not _CLAUSE_BREAK.search(question[:pronoun.start()]) and not seeks:
         terms = retriever.names.rare_terms(question, settings.decision.list_phrase_share)
         return any(squash(term) in squash(retriever.papers[pid].title) for term, ids in terms.items() for pid in ids
-                   if pid not in reference.paper_ids) and bool(papers) and coverage(
-            question, papers) < settings.decision.min_table_coverage
-    elsewhere = seeks or rare or covered_elsewhere(question, papers, retriever)
-    return (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and bool(papers)
-            and not wants_comparison(question) and (seeks or not asked_thing(question)) and elsewhere
-            and not _THEIRS.search(question)
-            and coverage(question, papers) < settings.decision.min_table_coverage)
+                   if pid not in reference.paper_ids)
+    return (seeks or not asked_thing(question)) and (seeks or retriever.names.terms_elsewhere(
+        question, reference.paper_ids, settings.decision.list_phrase_share) or covered_elsewhere(question, papers,
+                                                                                                retriever))
 
 
 def new_search(question: str, carried: list[str], retriever: HybridRetriever | None) -> bool:
