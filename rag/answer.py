@@ -91,8 +91,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     # one with a sentence on what the question asks of each leads with it: "… where does each get its speedup from?")
     contrasted, as_asked, of_each = kind is QuestionKind.COMPARISON and wanted is Aspect.METHOD, wanted, _of_each(
         question, decision, kind, wanted)
-    if kind is QuestionKind.LIST and wanted is not Aspect.WHY or (kind is QuestionKind.COMPARISON and wanted is
-                                                                   Aspect.ANY):  # (a list of why: what each found)
+    if (kind is QuestionKind.LIST and wanted is not Aspect.WHY) or (  # (a list asking why: what each found)
+            kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
         wanted = Aspect.WHICH  # "Which papers …?", "compare it with ARPG": what each proposes
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
                                                                                           Aspect.WHY)

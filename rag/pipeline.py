@@ -216,10 +216,10 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table))
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
-        asks = len(own_topic_words(without_where(" ".join([turn.query, *spelled]))))
+        asks, items = len(own_topic_words(without_where(" ".join([turn.query, *spelled])))), listed_items(turn.query)
         terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
-                 if 2 * len(t.split()) >= asks or t in listed_items(turn.query)} | field_terms(  # (an item of an
-            turn.query, retriever)  # enumeration is what the list asks; a field's words: ``fields``)
+                 if 2 * len(t.split()) >= asks or t in items} | field_terms(  # (an item of an enumeration is what
+            turn.query, retriever)  # the list asks; a field's words: ``fields``)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
