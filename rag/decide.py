@@ -133,3 +133,30 @@ def others_last(decision: Decision, discussed: list[str]) -> None:
     decision.chosen.sort(key=lambda item: item[1].hit.paper.paper_id in discussed)
     decision.discussed = [n for n, e in decision.chosen if e.hit.paper.paper_id in discussed]
     decision.refused = len(decision.discussed) == len(decision.chosen)
+
+
+def in_topic_order(decision: Decision, question: str) -> None:
+    """"Two things: LLMs that produce scientific figures from text, and agents that re-run ML experiments. Which paper
+    covers each?": the papers answering each topic of the user's enumeration in the order of the topics, in the places
+    they hold, so that "the first one" is the figures paper to the user and to the chat. Each topic's paper is the one
+    holding the most of its topic words (at least two), more than any other; nothing moves unless every topic has its
+    own paper."""
+    import re
+
+    from rag.tokens import content_words, stems
+
+    held = {n: stems(content_words(f"{e.hit.paper.title} {e.hit.paper.text}")) for n, e in decision.chosen}
+    for clause in re.split(r"[.?!;]\s+|:\s*", question):
+        topics = [t for t in (stems(content_words(p)) for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", clause))
+                  if len(t) >= 2]
+        order: list[int] = []
+        for topic in topics:
+            fits = sorted(((len(topic & words), n) for n, words in held.items() if n not in order), reverse=True)
+            if fits and fits[0][0] >= 2 and (len(fits) < 2 or fits[0][0] > fits[1][0]):
+                order.append(fits[0][1])
+        if len(topics) >= 2 and len(order) == len(topics):
+            places = [i for i, (n, _) in enumerate(decision.chosen) if n in order]
+            ordered = sorted((decision.chosen[i] for i in places), key=lambda item: order.index(item[0]))
+            for i, item in zip(places, ordered):
+                decision.chosen[i] = item
+            return

@@ -141,12 +141,10 @@ def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever
 
 
 def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
-    """Reads ``query``, ``shape``, ``top_k`` and the papers asked for; writes ``vector`` and ``ranked``
-    (and ``top_k``, to show every paper compared)."""
+    """Reads ``query``, ``shape``, ``top_k``, the papers asked for; writes ``vector``, ``ranked`` (and ``top_k``)."""
     from rag.retrieval.comparison import hits_for, search_comparison
 
-    # One vector for the dense rankings and the evidence: scoring a list question's sentences against
-    # "Which papers …" too picked fewer of its relevant papers.
+    # One vector for the dense rankings and the evidence ("Which papers …" in it picked fewer right papers)
     turn.vector = retriever.embed_topic(turn.query)
     depth = max(turn.top_k, turn.rank_depth)
     only = set(turn.paper_ids) if turn.paper_ids else None
@@ -230,7 +228,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``shape``, ``evidence`` and ``unknown_words``; writes ``decision`` and the retrieval time."""
     import time
 
-    from rag.decide import decide as decide_from_evidence, decide_on_table, in_asked_order, others_last
+    from rag.decide import decide as decide_from_evidence, decide_on_table, in_asked_order, in_topic_order, others_last
     from rag.unstated import on_last, unless_offered, unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
@@ -281,6 +279,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                           bool(turn.on_table))
         turn.decision.chosen = [(n, item) for (n, _), item in zip(turn.decision.chosen, chosen)]
         turn.decision.sentences_per_paper += len(parts) - 1
+    if not turn.decision.refused and not turn.on_table and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST):
+        in_topic_order(turn.decision, turn.corrected_question)  # ("…: X, and Y. Which paper covers each?")
     if turn.shape.kind is QuestionKind.LIST and not turn.decision.refused:  # "Which other papers …"
         in_asked_order(turn.decision, alternatives(turn.query))  # ("… on catalysis and on rainfall …")
         others_last(turn.decision, others_than(turn.question, turn.table))

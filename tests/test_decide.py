@@ -173,3 +173,22 @@ def test_a_list_offering_alternatives_lists_their_papers_in_the_order_asked() ->
     assert [n for n, _ in decision.chosen] == [3, 2, 1]  # the other paper keeps its place
     in_asked_order(decision, [])
     assert [n for n, _ in decision.chosen] == [3, 2, 1]
+
+
+def test_papers_answering_the_users_enumerated_topics_come_in_the_topics_order() -> None:
+    from rag.decide import in_topic_order
+    from rag.types import Decision
+
+    def about(paper_id: str, abstract: str) -> Evidence:
+        paper = Paper(paper_id, f"Paper {paper_id}", abstract, "test:1")
+        return Evidence(Hit(paper, 1.0), [EvidenceSentence(abstract, 0.5, 0)])
+
+    agents = about("agents", "A benchmark where agents re-run machine learning experiments from research papers.")
+    figures = about("figures", "A model that produces scientific figures from text descriptions as TikZ programs.")
+    decision = Decision(refused=False, chosen=[(1, agents), (2, figures)])
+    asked = ("Two things I care about: LLMs that produce scientific figures from text, and agents that re-run ML "
+             "experiments from papers. Which paper covers each?")
+    in_topic_order(decision, asked)
+    assert [n for n, _ in decision.chosen] == [2, 1]
+    in_topic_order(decision, "Which papers make scientific figures or run experiments?")  # no enumeration: stays
+    assert [n for n, _ in decision.chosen] == [2, 1]
