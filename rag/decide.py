@@ -5,8 +5,11 @@ Every backend phrases the same decision; none of them can overrule a refusal.
 
 from __future__ import annotations
 
+import re
+
 from rag.fields import FIELD
 from rag.settings import DecisionSettings
+from rag.tokens import content_words, stems
 from rag.types import Decision, Evidence, QuestionKind, QuestionShape
 
 
@@ -141,10 +144,6 @@ def in_topic_order(decision: Decision, question: str) -> None:
     they hold, so that "the first one" is the figures paper to the user and to the chat. Each topic's paper is the one
     holding the most of its topic words (at least two), more than any other; nothing moves unless every topic has its
     own paper."""
-    import re
-
-    from rag.tokens import content_words, stems
-
     held = {n: stems(content_words(f"{e.hit.paper.title} {e.hit.paper.text}")) for n, e in decision.chosen}
     for clause in re.split(r"[.?!;]\s+|:\s*", question):
         topics = [t for t in (stems(content_words(p)) for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", clause))
