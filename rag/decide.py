@@ -122,8 +122,14 @@ def in_asked_order(decision: Decision, pieces: list[str]) -> None:
     """A list offering alternatives ("papers on catalysis and on rainfall forecasting"): the papers retrieved first
     for each alternative (``Hit.part``) in the order the question asks for them, in the places they hold, so that
     "the first of those" is the catalysis paper; the others stay where they are."""
-    places = [i for i, (_, e) in enumerate(decision.chosen) if e.hit.part in pieces]
-    ordered = sorted((decision.chosen[i] for i in places), key=lambda item: pieces.index(item[1].hit.part))
+    _in_their_places(decision, {n: pieces.index(e.hit.part) for n, e in decision.chosen if e.hit.part in pieces})
+
+
+def _in_their_places(decision: Decision, rank: dict[int, int]) -> None:
+    """The chosen papers ``rank`` holds (paper number → its place asked) put in that order, in the places they hold
+    among the chosen; the others stay where they are."""
+    places = [i for i, (n, _) in enumerate(decision.chosen) if n in rank]
+    ordered = sorted((decision.chosen[i] for i in places), key=lambda item: rank[item[0]])
     for i, item in zip(places, ordered):
         decision.chosen[i] = item
 
@@ -144,18 +150,18 @@ def in_topic_order(decision: Decision, question: str) -> None:
     they hold, so that "the first one" is the figures paper to the user and to the chat. Each topic's paper is the one
     holding the most of its topic words (at least two), more than any other; nothing moves unless every topic has its
     own paper."""
-    held = {n: stems(content_words(f"{e.hit.paper.title} {e.hit.paper.text}")) for n, e in decision.chosen}
+    held: dict[int, set[str]] = {}  # each chosen paper's stemmed words, worked out only for an enumeration
     for clause in re.split(r"[.?!;]\s+|:\s*", question):
         topics = [t for t in (stems(content_words(p)) for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", clause))
                   if len(t) >= 2]
+        if len(topics) < 2:
+            continue
+        held = held or {n: stems(content_words(f"{e.hit.paper.title} {e.hit.paper.text}")) for n, e in decision.chosen}
         order: list[int] = []
         for topic in topics:
             fits = sorted(((len(topic & words), n) for n, words in held.items() if n not in order), reverse=True)
             if fits and fits[0][0] >= 2 and (len(fits) < 2 or fits[0][0] > fits[1][0]):
                 order.append(fits[0][1])
-        if len(topics) >= 2 and len(order) == len(topics):
-            places = [i for i, (n, _) in enumerate(decision.chosen) if n in order]
-            ordered = sorted((decision.chosen[i] for i in places), key=lambda item: order.index(item[0]))
-            for i, item in zip(places, ordered):
-                decision.chosen[i] = item
+        if len(order) == len(topics):
+            _in_their_places(decision, {n: place for place, n in enumerate(order)})
             return
