@@ -44,7 +44,7 @@ _FRAME = re.compile(
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
 # A hedge around a topic ("… deal with KV caches in some way?"): no topic word.
-HEDGE = (r"(?:in|of)\s+(?:some|any)\s+(?:way|form|shape|kind|sort|fashion|sense)|somehow|"
+HEDGE = (r"(?:in|of)\s+(?:some|any)\s+(?:way|form|shape|kind|sort|fashion|sense)|somehow|in\s+the\s+[a-z]+\s+sense|"
          r"(?:in\s+)?one\s+(?:way|form|shape)\s+or\s+(?:another|the\s+other)|of\s+one\s+(?:kind|sort)\s+or\s+another")
 # "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back; nor
 # is a hedge.

@@ -19,6 +19,11 @@ AREAS, COUNT, TRENDS = "areas", "count", "trends"
 POSITIVES = [
     ("how many papers in here do 3D or 4D generation?", "count", "3D or 4D generation"),  # "do" as the verb
     ("btw how many papers in the collection use flow matching?", "count", "flow matching"),  # chat filler first
+    # what a bracket spells out, an exclusion leaves out or a hedge says is not the topic
+    ("how many papers here are about RL in the classic sense (agents acting in environments, value functions), not RL "
+     "fine-tuning of LLMs?", "count", "RL"),
+    ("How many papers are on diffusion models rather than GANs?", "count", "diffusion models"),
+    ("how many papers deal with video (not images)?", "count", "video"),
     ("What research areas are represented?", AREAS, None),
     ("Which areas have the most papers?", AREAS, None),
     ("What topics does the collection cover?", AREAS, None),
