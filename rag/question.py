@@ -177,7 +177,10 @@ _THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|
 
 # "which other fine-tuning strategies do they compare it against?": the paper's own baselines, not two papers
 _BASELINES = re.compile(r"\b(?:which|what)\b[^?]*?\b(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+"
-                        r"(?:also\s+)?compare\s+(?:it\s+|them\s+|\w+\s+)?(?:against|with|to)\b", re.IGNORECASE)
+                        r"(?:also\s+)?compare\s+(?:it\s+|them\s+|\w+\s+)?(?:against|with|to)\b"
+                        # (nor is "which papers compare themselves against GPT-5?")
+                        r"|\b(?:which|what|any)\s+(?:other\s+)?(?:papers|works|studies)\s+(?:\w+\s+)?compare\s+"
+                        r"(?:themselves|their\s+[\w-]+)\s+(?:against|with|to)\b", re.IGNORECASE)
 
 
 def wants_comparison(question: str) -> bool:
@@ -229,7 +232,7 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     each ("each", "either", "respectively") that are not words of the compared papers' ``names`` (titles, short names,
     the pieces naming them) nor words of comparing or referring; "" for "How do these two differ?"."""
     from rag.nearmiss import word_readings
-    from rag.references import GENERIC_WORDS, REFERENCE_WORDS
+    from rag.topic_words import GENERIC_WORDS, REFERENCE_WORDS
 
     def only_a_verb(word: str) -> bool:
         readings = word_readings(word)

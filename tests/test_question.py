@@ -164,7 +164,8 @@ def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
                                       "What are the papers on video generation?",
                                       "Is this the only paper on eviction?",
                                       "across the collection, which papers train reward models in some form?",
-                                      "Overall - which works use RL?"])
+                                      "Overall - which works use RL?",
+                                      "which papers compare themselves against GPT-5?"])  # papers' own comparisons
 def test_which_ones_asks_for_a_list(question: str) -> None:
     from rag.question import analyse
     from rag.types import QuestionKind
