@@ -42,6 +42,7 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           "big large small huge tiny new novel recent good simple fast efficient strong original "
                           "different similar existing current bigger larger smaller better worse stronger weaker "
                           "exact exactly precise precisely specific actual "  # ("the exact FID")
+                          "real realistic practical "  # ("… for real cloud systems?")
                           # and words that pick one out rather than say which ("a given image", "a concrete figure")
                           "given certain particular arbitrary concrete whole entire typical".split())
 
@@ -67,7 +68,7 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     question = choice_query(question)  # ("… instead of falling back on textbook heuristics": what it is not about)
     cased = _TOKEN_CASED.findall(without_where(question))
     tokens = [t.lower() for t in cased]
-    topic = content_words(question) - _asking()
+    topic = content_words(question) - asking_words()
     held_stems = set().union(*(_stems(p, bm25) for p in papers))
     held_words = set().union(*(_words(p) for p in papers))
 
@@ -140,7 +141,7 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
     # "watermarking audio?", "watermark audio": an adjective that ends the phrase after a verb stands for a noun
     # (the lexicon has "audio" only as an adjective); a comparative ("… research easier?") is no such thing
     head = noun or (i > 0 and _takes_object(tokens[i - 1]) and not word.endswith(("er", "est")) and (
-        i + 1 == len(tokens) or tokens[i + 1] in _asking() or not _nounish(tokens[i + 1])))
+        i + 1 == len(tokens) or tokens[i + 1] in asking_words() or not _nounish(tokens[i + 1])))
     if nominal and head and i > 0 and held(i - 1) and _modifies(tokens[i - 1]):
         return i - 1
     link = next((j for j in range(i - 1, max(-1, i - 4), -1) if tokens[j] in _LINKS), None)
@@ -173,12 +174,12 @@ def _run(i: int, cased: list[str], belongs: Callable[[int], bool]) -> str:
 
 
 @lru_cache(maxsize=1)
-def _asking() -> frozenset[str]:
+def asking_words() -> frozenset[str]:
     """Words that ask rather than name a topic: English function words, the words any abstract answers to ("results",
     "dataset"), how a figure is asked for ("max", "gain") and how papers on the table are pointed at ("the top two")."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    from rag.references import FIGURE_WORDS, GENERIC_WORDS, REFERENCE_WORDS
+    from rag.topic_words import FIGURE_WORDS, GENERIC_WORDS, REFERENCE_WORDS
 
     return frozenset(ENGLISH_STOP_WORDS | GENERIC_WORDS | FIGURE_WORDS | REFERENCE_WORDS | _ASKING_NOUNS)
 

@@ -67,6 +67,7 @@ def test_an_object_the_lexicon_knows_only_as_an_adjective_and_its_coordinate_are
     ("Is there a rainfall forecasting model in this collection?", RAIN),  # where to look
     ("Any rainfall forecasting models for PDEs?", paper("pde", "Rainfall as a PDE", "We forecast rainfall with a PDE.")),
     ("What's the exact rainfall probability it gives?", RAIN),  # "exact" grades how it is asked
+    ("Is there a rainfall model for real forecasts?", RAIN),  # "real" grades too
     ("Is there a paper on forecasting rainfall for a given hour?", RAIN),  # "given" picks one out, names nothing
     ("Is there a process reward model for LLM-written proofs?",  # a held word and a participle: who wrote them
      paper("llm", "Proof PRM", "A process reward model that checks proofs from LLMs.")),
