@@ -118,6 +118,8 @@ def unstated(thing: list[str], texts: list[str]) -> list[str]:
             and not (w in _STATED_AS and any(_STATED_AS[w].search(text) for text in texts))]
 
 
+# What a method is tested on, one word for another ("how many PDE testbeds?" is "three … PDE benchmarks")
+_TESTED_ON = {"testbed", "benchmark", "dataset", "environment", "suite"}
 # A count as written: "2,389", "20+", "50M", "3B", "three", "dozens of".
 _NUMBER = (r"(?:\d[\d,.]*[+kKMB]?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
            r"thirty|forty|fifty|hundreds?|thousands?|millions?|dozens?|several|multiple)")
@@ -140,7 +142,8 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
         return []  # "how big were the gains?": a result, stated in figures, not by its word
     if match.group("sized"):  # a size is written in too many ways ("an 8-hour horizon", "256×256"): only its absence
         return [noun] if unstated([noun], texts) else []
-    forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} if f)
+    forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} | (
+        _TESTED_ON if noun.removesuffix("s") in _TESTED_ON else set()) if f)  # ("how many testbeds?": 3 benchmarks)
     # ("8 tasks", "two-stage pipeline", "2,389 complex algorithmic problems")
     pattern = re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b", re.IGNORECASE)
     return [] if any(pattern.search(text) for text in texts) else [noun]

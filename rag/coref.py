@@ -147,7 +147,7 @@ def named_before_pronoun(question: str) -> bool:
     """The question's first "they"/"them"/"their" follows, in an earlier clause, a plural noun the user described
     with a word of their own and nothing pointing back ("small LMs", "diffusion models"; not "images", "the
     results"): the pronoun's antecedent is in the question itself."""
-    from rag.references import REFERENCE_WORDS
+    from rag.topic_words import REFERENCE_WORDS
     from rag.tokens import content_words
 
     pronoun = _WEAK_PRONOUN.search(question)

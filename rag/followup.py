@@ -70,7 +70,8 @@ def leans_back(turn: Turn) -> bool:
     detail the papers lack), no reference, no name and no verb of its own (or one ending on a bare "the gains"), one
     paper's question of a few topic words. A whole question that finds nothing ("What is the capital of France?")
     stays refused."""
-    from rag.references import last_answered, own_topic_words
+    from rag.references import last_answered
+    from rag.topic_words import own_topic_words
     from rag.types import QuestionKind
 
     d = turn.decision
@@ -127,7 +128,8 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     own is a new subject."""
     from rag.asks import asks_existence
     from rag.evidence import evidence_for
-    from rag.references import last_answered, own_topic_words
+    from rag.references import last_answered
+    from rag.topic_words import own_topic_words
     from rag.types import Hit, QuestionKind
     from rag.unstated import without_offered
 

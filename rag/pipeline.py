@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rag.alternatives import alternatives, each_alternative, search_each
 from rag.asks import asks_existence, bare_comparison, wants_others
 from rag.named import others_than
-from rag.references import REFERENCE_WORDS, own_topic_words, points_back
+from rag.references import against_baselines, points_back
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
@@ -19,6 +19,7 @@ from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
 from rag.subject import TITLED, about_elsewhere, in_titles, new_search, titled_elsewhere
+from rag.topic_words import REFERENCE_WORDS, coverage, own_topic_words
 from rag.types import Hit, QuestionKind, Turn
 
 if TYPE_CHECKING:
@@ -52,8 +53,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     reference = (implicit(resolve(asked, turn.table, names.title_words, names.named_papers,
                                   names.mentioned_words), turn.table, retriever.papers)
                  if turn.table else Reference(ReferenceKind.NONE, question=without_switch(asked)))
-    # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none of those on the
-    # table: a new subject, whatever its pronouns.
+    # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none on the table: new
     if turn.table and (titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (
             p := retriever.papers.get(pid))]) or about_elsewhere(turn.question, reference, retriever, settings)):
         reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
@@ -111,6 +111,8 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
         turn.shape.kind, turn.shape.parts = QuestionKind.CHOICE, titles
         # "… about text rather than images?": what it is not about would count for the paper about images.
         turn.query = choice_query(apply_corrections(turn.question, turn.corrections))
+    elif against_baselines(turn.question):  # "vs other AR models - speed?": the paper against its own baselines
+        turn.shape.kind = QuestionKind.SINGLE
     elif (wants_comparison(turn.question) and retriever.names.names_elsewhere(turn.question, turn.on_table)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
@@ -232,7 +234,6 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     from rag.unstated import on_last, unless_offered, unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
-        from rag.references import coverage
         from rag.aspects import aspect
         from rag.properties import reported
         from rag.roles import Aspect
@@ -249,8 +250,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
             against = [e.best_score for e in evidence_for(negated, turn.hits, retriever, settings.answer.lexical_weight)]
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against)
-        if turn.shape.kind is not QuestionKind.CHOICE:  # (refused too: then it says why, if it can)
-            unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)
+        unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)  # (or why)
     else:
         missing = retriever.names.missing_names(turn.shape.names)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,

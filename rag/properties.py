@@ -59,7 +59,7 @@ def properties_asked(text: str) -> tuple[list[str], list[list[str]]]:
 
 
 def _other_words(text: str) -> list[str]:
-    from rag.references import own_topic_words
+    from rag.topic_words import own_topic_words
     from rag.tokens import stems, without_where
     from rag.topics import GENERIC, STOPWORDS
 

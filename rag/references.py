@@ -18,6 +18,7 @@ from rag.asks import asks_which, bare_comparison
 from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
+from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
 from rag.named import counted_papers, named_ahead, named_on_table, recent, subject, user_order
 from rag.types import Paper, Shown
 
@@ -37,22 +38,21 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
                             re.IGNORECASE)
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
-# "the first and (the) second", "first vs third", "third one - what does FTS stand for?"
+# "the first and (the) second", "first vs third", "third one - what does FTS stand for?"; not "the second problem …"
+_PARTS = "problem|stage|step|component|task|principle|contribution|module|phase|part|challenge|finding|objective|round"
 _ORDINAL = re.compile(r"(?:\bthe\s+|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)"
                       r"|^\W*(?:(?:and|so|ok(?:ay)?|now|then)\W+)?)"
                       r"(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
-                      r"(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.IGNORECASE)
+                      rf"(?!\s+(?:{_PARTS})s?\b)(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.I)
 _PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|"
                      r"fifth|5th|last)(?:\s+(?:one|ones|paper|papers))?\s*(?:[,?:;.!\-–—]|$)", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those"
                      r"|them|they|their|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
-# Bare "this" / "that" only where they stand for a thing ("What does this achieve?"), not in "methods that …".
-# (Not the "it" a verb ends on: "how does each do it?")
+# Bare "this" / "that" only for a thing ("What does this achieve?"), not "methods that …"; not "how does each do it?"
 _SINGULAR = re.compile(r"\b(?:its|it's)\b|\bit\b(?!\s*(?:[?.!,]|$))|(?<!\bdo\s)(?<!\bdoes\s)(?<!\bdoing\s)\bit\b"
                        r"|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
                        r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
-                       r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b"
-                       # "How would you contrast that with the DPT paper?"
+                       r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b"  # ("How would you contrast that with …?")
                        r"|\b(?:contrast|compare|comparing|contrasting|set)\s+(?:this|that)\b", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
@@ -65,9 +65,11 @@ _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|
 # "Which papers use diffusion?", "Anything on video?": a new search, however few its words.
 _ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\s+(?:paper|work|study|method))\b|"
                               r"\b(?:is|are)\s+there\b", re.IGNORECASE)
+_BASELINES = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
+                        r"(?:other|existing|prior|previous|standard|usual|baselines?\b)", re.I)
 # "and what makes a task harder?": the same subject, asked on.
 _GOES_ON = re.compile(r"^\W*(?:and|also|plus)\W+(?:what|how|which|why|who|where|when|does|do|did|is|are|the|its|"
-                      r"their)\b", re.I)  # (and "and the speedup versus the normal solvers?")
+                      r"their|as|if|once|without)\b", re.I)  # ("and the speedup versus …?", "and as more of …?")
 
 
 class ReferenceKind(str, Enum):
@@ -143,6 +145,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if ordinal := _ordinal(asked, among):
         return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question,
                          choice or asks_choice and len(ordinal) > 1)
+    if against_baselines(asked):  # "vs other AR models - speed and memory?": the last paper against its baselines
+        return Reference(ReferenceKind.PRONOUN, listed[:1], question)
     # "their main finding" after a turn about one paper: its authors, not that paper and the one before it.
     weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
     # (not "small LMs …, do they"; not "Which papers … trace content back to its source?")
@@ -190,6 +194,10 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     return Reference(ReferenceKind.NONE, question=question)
 
 
+def against_baselines(question: str) -> bool:
+    return bool(_BASELINES.match(question))
+
+
 def without_switch(question: str) -> str:
     """The question without its marker of a new subject ("separate question: what's in here on chemistry?")."""
     switched = _SWITCH.match(question)
@@ -219,19 +227,6 @@ _ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where
                      r"anything|i|i'm|we|please)\b", re.IGNORECASE)  # ("any annotations needed?" is a fragment)
 
 
-# Words any paper's abstract could answer to: a question made only of them names no topic of its own.
-GENERIC_WORDS = frozenset("many much model models dataset datasets data method methods result results benchmark "
-                     "benchmarks experiment experiments task tasks evaluate evaluated evaluation baseline baselines "
-                     "metric metrics performance code trained training train test tested main key limitation "
-                     "limitations contribution contributions idea ideas work kind kinds type types sort sorts "
-                     "big gain gains improvement improvements get gets got getting according".split())
-# How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
-FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
-                                "reported reach reaches achieve achieves headline".split())
-REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3rd 4th 5th last final former latter top "
-                             "two three four five both them these those paper papers tell more".split())
-
-
 def points_back(text: str) -> bool:
     """The text refers to papers already discussed ("its use of tools", "these two") and names none of its own (not
     even a short acronym: "How does RGM get its …")."""
@@ -240,26 +235,6 @@ def points_back(text: str) -> bool:
     # ("I remember a paper that distills … so it doesn't need …": "it" is the paper this text introduces.)
     return bool(_SINGULAR.search(text) or _PLURAL.search(text)) and not names_in(text) and not re.search(
         r"\b[A-Z][A-Z0-9]+\b|\b(?:a|an|another)\s+(?:[\w-]+\s+)?(?:paper|work|method|approach|study|framework)\b", text)
-
-
-def own_topic_words(question: str) -> set[str]:
-    """The question's topic words that are not words of reference ("the top two", "[2]")."""
-    from rag.tokens import content_words
-
-    return {w for w in content_words(question) if w not in REFERENCE_WORDS and w not in GENERIC_WORDS and not w.isdigit()}
-
-
-def coverage(question: str, papers: list[Paper]) -> float:
-    """The best paper's share of the question's own topic words (stemmed; "bit-accuracy" also counts as "bit"
-    and "accuracy"); 1.0 when the question has fewer than two of its own, as "Tell me more about [2]"."""
-    from rag.tokens import content_words, stems
-
-    def forms(words: set[str]) -> set[str]:
-        return stems(words | {part for word in words for part in word.split("-") if part})
-
-    own = forms(own_topic_words(question) - FIGURE_WORDS)
-    return 1.0 if len(own) < 2 else max(
-        (len(own & forms(content_words(f"{p.title} {p.search_text}"))) / len(own) for p in papers), default=1.0)
 
 
 def _says_too_little(question: str) -> bool:

@@ -52,7 +52,8 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     points at no paper; the question's rarer terms are other papers', and the papers it would refer to hold few of its
     words. A new subject (not a choice, a comparison or a question for a detail such as "GPU hours")."""
     from rag.asks import asked_thing
-    from rag.references import ReferenceKind, coverage
+    from rag.references import ReferenceKind
+    from rag.topic_words import coverage
 
     papers = [retriever.papers[pid] for pid in reference.paper_ids if pid in retriever.papers]
     if not (reference.kind in (ReferenceKind.PRONOUN, ReferenceKind.PLURAL) and not reference.choice and papers
@@ -79,7 +80,7 @@ def new_search(question: str, carried: list[str], retriever: HybridRetriever | N
     token budget?") or describes a subject another paper covers (``covered_elsewhere``: "the same problem for
     convolutional sequence models - how does generation time scale …?"): searched for by its own words, not the
     earlier turns' ("same" says the subject is related, not that the papers are those)."""
-    from rag.references import own_topic_words
+    from rag.topic_words import own_topic_words
 
     if _SEEKS.search(question) and len(own_topic_words(question)) >= SEEKING_WORDS:
         return True
@@ -91,7 +92,7 @@ def in_titles(part: str, titles: list[str]) -> bool:
     """A compared piece calling a paper already compared by its title's words ("contrast the referring segmentation
     paper with …" after AMLRIS, "… for Referring Image Segmentation"): that paper, not another to search for."""
     from rag.question import CUE_WORDS
-    from rag.references import own_topic_words
+    from rag.topic_words import own_topic_words
     from rag.tokens import content_words, stems
 
     own = stems(own_topic_words(part) - CUE_WORDS)
@@ -101,7 +102,7 @@ def in_titles(part: str, titles: list[str]) -> bool:
 def covered_elsewhere(question: str, papers: list[Paper], retriever: HybridRetriever) -> bool:
     """The question describes its subject in ``DESCRIBING_WORDS`` or more topic words of its own, and the paper
     retrieved first for it is none of ``papers`` and holds ``COVERED`` of them, ``COVERED_MORE`` more than they do."""
-    from rag.references import coverage, own_topic_words
+    from rag.topic_words import coverage, own_topic_words
 
     if len(own_topic_words(question)) < DESCRIBING_WORDS or not papers:
         return False

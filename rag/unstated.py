@@ -9,11 +9,15 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
 from rag import prompts
 from rag.coref import COMMON_LONG, common_acronym
 from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstated
 from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
+
+from rag.types import QuestionKind
 
 if TYPE_CHECKING:
     from rag.retrieval.names import NameIndex
@@ -46,9 +50,15 @@ _ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
 def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = None,
                     long_form: Callable[[str], str] | None = None) -> None:
     """Refuses the turn when it asks for a detail or a metric ``papers`` do not state, a count they never give, which
-    model did best on a benchmark naming none, or (given ``names``) offers a name none of them contains (an acronym,
-    nor its ``long_form`` as the corpus defines it: "PINNs", "physics-informed …")."""
+    model did best on a benchmark naming none, whether the method works for something none mentions, or (given
+    ``names``) offers a name none of them contains (an acronym, nor its ``long_form`` as the corpus defines it:
+    "PINNs", "physics-informed …"). A choice among them only when asked yes or no ("Do any of those include
+    Navier-Stokes?"); "which of them …?" says what each one holds instead."""
     texts = [f"{p.title} {p.search_text}" for p in papers]
+    if turn.shape.kind is QuestionKind.CHOICE:
+        if _YES_NO.match(turn.question) and names and (absent := absent_names(turn.question, papers, names, long_form)):
+            not_stated(turn, papers, absent)
+        return
     # Each question of a turn asking several ("Which operators did they test on, and how large were the matrices?")
     clauses = sub_questions(turn.question) or [turn.question]
     missing = [w for c, thing in zip(clauses, map(asked_thing, clauses))
@@ -56,6 +66,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
         turn.question, texts) + unreleased(turn.question, texts) + unbased(turn.question, texts) + (
         absent_names(turn.question, papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
+    missing = missing or unfit(turn.question, texts)  # "does it work for Chinese or multilingual chats?"
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
     counted += unscored(turn.question, texts)  # "What exact bit accuracy …?": no figure of it
@@ -77,6 +88,26 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
 _STANDS_FOR = re.compile(r"\b(?i:what(?:\s+(?:does|do|is|did)|['’]?s)\s+(?:the\s+)?)([A-Za-z][\w-]*[A-Z][\w-]*)\s+"
                          r"(?i:(?:\w+ly\s+)?(?:stand\s+for|mean|short\s+for))\b"
                          r"|\b([A-Za-z][\w-]*[A-Z][\w-]*)\s+(?i:stands?\s+for\s+what)\b")
+
+
+# Asked yes or no ("Do any of those …?", "does it work for …?"), and what the method is asked to work for.
+_YES_NO = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?(?:do|does|did|is|are|was|were|can|could|has|have|"
+                     r"would|will)\b", re.IGNORECASE)
+_WORKS_FOR = re.compile(r"\b(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over)\s+"
+                        r"(?:also\s+|well\s+)?(?:to|for|on|with)\s+(?P<what>[^?.!;]+)", re.IGNORECASE)
+
+
+def unfit(question: str, texts: list[str]) -> list[str]:
+    """"does it work for Chinese or multilingual chats?": the topic words of what the method is asked to work for,
+    when no text holds any of them (one held, "does it work on video?", is for the answer to say)."""
+    from rag.nearmiss import asking_words
+    from rag.tokens import content_words
+
+    asked = _WORKS_FOR.search(question) if _YES_NO.match(question) else None
+    what = asked.group("what") if asked else ""
+    topic = content_words(what) - asking_words()
+    own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic]  # (as the user wrote them)
+    return own if own and len(unstated([w.lower() for w in own], texts)) == len(own) else []
 
 
 def on_last(turn: Turn, papers: list[Paper]) -> bool:
@@ -130,6 +161,8 @@ def offered(question: str) -> list[str]:
             if any(p[0].lower() in _ASKING for p in pieces):  # "…, right? what is it?": a question, not an offer
                 continue
             items = [re.sub(r"['’]s$", "", p[0]) for p in pieces if p[0].lower() not in _NOT_OFFERED]
+            if any(i.lower() in STOPWORDS_EN_PLUS for i in items):  # "… say about checking / verifying …?": no offer
+                continue
             if least <= len(items) <= 5:
                 return items
     match = _OFFERED_ONE.search(question) or _OR_OTHER.search(question)

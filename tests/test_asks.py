@@ -306,6 +306,8 @@ def test_an_acronym_or_another_papers_name_is_not_taken_as_missing(engine) -> No
     ("How big is the building-block vocabulary they use?", "Molecules as building blocks.", ["vocabulary"]),
     ("And how many of those are built on language models?", "A chemical language model.", []),  # papers shown
     ("What was wrong with earlier datasets, and how big is the new one?", "A new dataset.", []),  # a thing said before
+    ("and how many PDE testbeds?", "Across three representative PDE benchmarks.", []),  # what is tested on, reworded
+    ("and how many PDE testbeds?", "PDE benchmarks show it.", ["testbeds"]),
 ])
 def test_a_count_is_stated_only_by_a_number_before_the_counted_thing(question: str, text: str,
                                                                       missing: list[str]) -> None:
@@ -347,6 +349,7 @@ def test_a_list_asked_by_an_acronym_searches_its_long_form_too(engine) -> None:
     ("what 3D scene datasets did they train on, scannet or something?", ["scannet"]),  # one, hedged
     ("do they run gurobi or some other commercial solver to check the answers?", ["gurobi"]),  # an example of it
     ("what do they compare against, something else?", []),
+    ("what does each say about checking / verifying the outputs?", []),  # words of the question, not candidates
     ("How does it work?", []),
     ("Is it faster than TRIM-KV?", []),
 ])
@@ -608,3 +611,26 @@ def test_guesses_offered_after_a_one_paper_answer_stay_on_that_paper(engine) -> 
     _, answer = _chat(engine, "Tell me about Decision Pre-Trained Transformer",
                       "which environments? meta-world, atari, something else?")
     assert answer.refused and "Decision Pre-Trained Transformer" in answer.text and "atari" in answer.text
+
+
+@pytest.mark.parametrize("question, missing", [
+    ("does it work for Chinese or multilingual chats?", ["Chinese", "multilingual", "chats"]),
+    ("Does it also work on video?", []),  # held: for the answer to say how
+    ("does it generalize to Video or Chinese?", []),  # one of them held
+    ("Does it also apply to larger models?", []),  # a grading word names nothing
+    ("What does it work on?", []),  # not asked yes or no
+])
+def test_whether_a_method_works_for_something_no_abstract_mentions(question: str, missing: list[str]) -> None:
+    from rag.unstated import unfit
+
+    assert unfit(question, ["A retention gate for video diffusion models."]) == missing
+
+
+def test_a_yes_or_no_over_the_papers_on_the_table_naming_what_none_holds_is_refused_a_choice_is_not(engine) -> None:
+    first = "Which papers in the collection train with flow matching?"
+    _, asked = _chat(engine, first, "Do any of those PDE benchmarks include Navier-Stokes?")
+    assert asked.refused and "Navier-Stokes" in asked.text
+    _, chosen = _chat(engine, first, "which of them is about making generated samples obey physical laws?")
+    assert not chosen.refused
+    _, chats = _chat(engine, "What is TRIM-KV?", "does it work for Chinese or multilingual chats?")
+    assert chats.refused and "“Chinese”" in chats.text

@@ -42,6 +42,9 @@ class TestResolve:
         ("third one - what does it stand for?", ReferenceKind.ORDINAL, ["trim"]),
         ("first vs third, what does each change about decoding?", ReferenceKind.ORDINAL, ["tactic", "trim"]),
         ("and the 2nd, how much memory does it save", ReferenceKind.ORDINAL, ["d2f"]),
+        # a part of a paper counted, not a paper: "they" are the first paper's authors
+        ("what was the second problem they tackled, and by how much did it improve?", ReferenceKind.PLURAL,
+         ["tactic", "d2f", "trim"]),
     ])
     def test_references_to_a_list(self, question, kind, papers) -> None:
         found = ref(question, [LIST])
@@ -246,7 +249,7 @@ def test_it_beside_a_paper_named_by_a_phrase_is_that_paper_unless_they_are_set_a
 
 
 def test_how_a_question_asks_for_a_figure_is_not_a_word_the_abstract_must_hold() -> None:
-    from rag.references import coverage
+    from rag.topic_words import coverage
 
     spec = Paper("s", "SpecBranch", "SpecBranch achieves speedups of over 1.8x to 4.5x against decoding.", "t:1")
     assert coverage("What is the max speedup the second one reports?", [spec]) == 1.0
@@ -327,7 +330,7 @@ def test_what_refers_back(question: str, back: bool) -> None:
 
 
 def test_chat_filler_is_no_topic_word() -> None:
-    from rag.references import own_topic_words
+    from rag.topic_words import own_topic_words
 
     assert own_topic_words("ok, and what does it beat?") == {"beat"}
     assert own_topic_words("alright, so what region is it for?") == {"region"}
@@ -539,4 +542,16 @@ def test_a_comparison_piece_that_names_a_paper_calls_no_other_by_its_words() -> 
 def test_a_question_of_guesses_about_the_last_paper_asks_about_it() -> None:
     # "which environments? meta-world, atari, something else?": the guesses are no topic of a new search
     found = ref("which environments? meta-world, atari, something else?", [ONE])
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])
+
+
+@pytest.mark.parametrize("question", ["vs other AR models - speed and memory?", "and compared to the baselines?",
+                                      "versus existing methods, how much faster?"])
+def test_a_paper_set_against_its_own_baselines_is_the_last_paper(question: str) -> None:
+    found = ref(question, [ONE])
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])
+
+
+def test_a_question_going_on_with_and_as_leans_on_the_last_paper() -> None:
+    found = ref("and as more of the code gets masked?", [ONE])
     assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])

@@ -23,7 +23,7 @@ def _narrowed(before: str) -> bool:
     """The word just before an acronym is a topic word that can modify it ("multimodal", "diffusion"; not "other",
     "using", "papers")."""
     from rag.nearmiss import word_readings
-    from rag.references import own_topic_words
+    from rag.topic_words import own_topic_words
 
     words = re.findall(r"[\w\-]+", before)
     return bool(words) and bool(own_topic_words(words[-1])) and word_readings(words[-1].lower()) != {"VERB"}
