@@ -143,3 +143,22 @@ def test_an_acronym_is_spelled_out_as_the_corpus_defines_it() -> None:
     # A topic word narrowing the acronym is what the question asks for: "large language models" would find any LLM.
     assert expander.expand("which papers work on multimodal LLMs?") == "which papers work on multimodal LLMs?"
     assert expander.expand("which papers using RL?").endswith("reinforcement learning")
+
+
+def test_papers_writing_an_acronym_out_are_papers_naming_it_while_they_are_a_handful() -> None:
+    from rag.retrieval.acronyms import AcronymExpander
+    from rag.retrieval.names import NameIndex
+    from rag.settings import Settings
+    from rag.types import Paper
+
+    texts = {"a": "We train process reward models (PRMs) for OR.", "b": "T1 helps PRMs verify.",
+             "c": "A self-supervised process reward model guides search.", "d": "Large language models (LLMs) help.",
+             "e": "We study large language models.", "f": "Large language models are big.",
+             "g": "Large language models again.", "h": "Large language models, once more."}
+    papers = [Paper(pid, f"Paper {pid}", text, "x:1") for pid, text in texts.items()]
+    settings = Settings()
+    names = NameIndex({p.paper_id: p for p in papers}, None, settings.retrieval, settings.decision)
+    expander = AcronymExpander(list(texts.values()))
+    assert names.papers_mentioning("PRMs") == ["a", "b"]
+    assert expander.mentioning("PRMs", names) == ["a", "b", "c"]  # "process reward model", in the singular too
+    assert expander.mentioning("LLMs", names) == names.papers_mentioning("LLMs")  # written out by too many papers

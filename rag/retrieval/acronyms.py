@@ -12,7 +12,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from typing import TYPE_CHECKING
+
 from rag.coref import definitions
+
+if TYPE_CHECKING:
+    from rag.retrieval.names import NameIndex
 
 # Two capitals or more, on its own (not "KV" of "TRIM-KV"): RL, LLMs, DiT, MLLM.
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?![\w-])")
@@ -55,3 +60,15 @@ class AcronymExpander:
             self._long[key] = found.most_common(1)[0][0] if found else ""
         return self._long[key]
 
+    def mentioning(self, name: str, names: NameIndex) -> list[str]:
+        """The papers naming ``name``, and those writing it out as the corpus defines it in either number ("process
+        reward model" for "PRMs": an abstract using the term once need not define its acronym), while they are still
+        a handful (``NameIndex.is_distinctive``; "large language models" is in most abstracts)."""
+        ids = names.papers_mentioning(name)
+        long = self.long_form(name) if _ACRONYM.fullmatch(name) else ""
+        if not long:
+            return ids
+        other = long.removesuffix("s") if long.endswith("s") else f"{long}s"
+        more = [pid for pid in dict.fromkeys([*names.papers_mentioning(long), *names.papers_mentioning(other)])
+                if pid not in ids]
+        return [*ids, *more] if len(ids) + len(more) <= names.retrieval.distinctive_name_papers else ids
