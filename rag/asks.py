@@ -226,13 +226,13 @@ def bare_comparison(question: str) -> bool:
 # (a new list question).
 _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*|(?:of|between|among)\s+(?:the|these|"
                      r"those|them|both)\b[^,?]{0,20},?\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
-                     r"(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
+                     r"(?:(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
                      r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
                      r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
-                     r"|can|could)\b)"
+                     r"|can|could)\b)|whose\s+(?!papers\b))"  # ("… whose abstract reports the lower FID?")
                      # "Of those two, which actually reports …?", "Between that one and the X paper, which …?"
                      r"|^\s*(?:(?:of|among)\s+(?:the|these|those|them|both)\b[^,?]{0,20}|between\s+[^,?]{1,80}?\s+"
-                     r"and\s+[^,?]{1,80}|(?:among|of)\s+[^?]{1,80}?\s+(?:and|or)\s+[^,?]{1,60}),\s*(?:which|who)\b"
+                     r"and\s+[^,?]{1,80}|(?:among|of)\s+[^?]{1,80}?\s+(?:and|or)\s+[^,?]{1,60}),\s*(?:which|who|whose)\b"
                      r"(?!\s+(?:\w+\s+)?(?:papers|works|studies|articles|ones)\b)"
                      # "Is one of them about biological data …?"
                      r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rag.fields import FIELD
+from rag.figures import by_figure
 from rag.settings import DecisionSettings
 from rag.tokens import content_words, stems
 from rag.types import Decision, Evidence, QuestionKind, QuestionShape
@@ -84,14 +85,17 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
 
 
 def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,
-                    coverage: float = 1.0, specific: bool = True, against: list[float] | None = None) -> Decision:
+                    coverage: float = 1.0, specific: bool = True, against: list[float] | None = None,
+                    question: str = "") -> Decision:
     """A turn about papers the user already has on screen: every one of them answered from; a comparison or a
     choice is never refused (a choice picks the paper whose best sentence fits the question clearly better than
     the others', by ``choice_margin``, else says it is not settled); a question of fact is refused only when no
     sentence of those papers reaches the evidence floor, their abstracts lack most of its own topic words
     (``coverage``: the best paper's share of them; 1.0 when it has none, as in "Tell me more about [2]") and it
     asks for a figure or a named thing (``specific``), which the abstracts may simply not hold. ``against``: each
-    paper's best score for what the choice says the pick is not ("… rather than speed?"), counted against it."""
+    paper's best score for what the choice says the pick is not ("… rather than speed?"), counted against it;
+    ``question``: a choice for the lower or higher figure of a metric ("whose abstract reports the lower FID?") is
+    decided by the figures, when each paper gives one (``figures.by_figure``)."""
     numbered = list(enumerate(evidence, start=1))[: rules.max_list_papers]
     if not numbered:  # nothing left to answer from (as "Which other papers …" about the only ones on the table)
         return Decision(refused=True)
@@ -109,6 +113,9 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
         holding = [n for n, e in numbered if any(name.lower() not in own for name in e.names_found)]
         if len(holding) == 1:
             decision.pick = holding[0]
+            return decision
+        if (figured := by_figure(question, [[s.text for s in e.sentences] for _, e in numbered])) is not None:
+            decision.pick = numbered[figured][0]
             return decision
         fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
         ranked = sorted(numbered, key=lambda item: fits[item[0]], reverse=True)

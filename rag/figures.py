@@ -88,3 +88,28 @@ def unscored(question: str, texts: list[str]) -> list[str]:
                 near.search(t) for t in texts):
             missing.append(metric)
     return missing
+
+
+# "whose abstract reports the lower FID?", "which of them has the higher pass@1?": a choice the figures settle.
+_LOWER = re.compile(r"\b(?:lower|lowest|smaller|smallest|less|least|fewer|fewest)\b", re.IGNORECASE)
+_HIGHER = re.compile(r"\b(?:higher|highest|larger|largest|greater|greatest|bigger|biggest)\b", re.IGNORECASE)
+_NUMBER = r"(\d+(?:\.\d+)?)"
+
+
+def by_figure(question: str, papers: list[list[str]]) -> int | None:
+    """The position of the paper (each given by its sentences) whose figure for the metric the question names is the
+    lower (or higher) one it asks for: the first number written beside the metric ("an FID of 1.83", "FID: 1.59");
+    None when the question asks no such thing, a paper gives no such figure, or the best is shared."""
+    metric = _METRIC.search(question)
+    if not metric or bool(_LOWER.search(question)) == bool(_HIGHER.search(question)):
+        return None
+    name = re.escape(metric.group(0))
+    beside = re.compile(rf"(?i)\b{name}\b\s*(?:score\s+)?(?:of|:|=|is|was|at)?\s*{_NUMBER}|{_NUMBER}\s*{name}\b")
+    values = []
+    for sentences in papers:
+        found = next((m for s in sentences if (m := beside.search(s))), None)
+        if found is None:
+            return None
+        values.append(float(found.group(1) or found.group(2)))
+    best = (min if _LOWER.search(question) else max)(values)
+    return values.index(best) if values.count(best) == 1 else None

@@ -192,3 +192,20 @@ def test_papers_answering_the_users_enumerated_topics_come_in_the_topics_order()
     assert [n for n, _ in decision.chosen] == [2, 1]
     in_topic_order(decision, "Which papers make scientific figures or run experiments?")  # no enumeration: stays
     assert [n for n, _ in decision.chosen] == [2, 1]
+
+
+def test_a_choice_for_the_lower_figure_of_a_metric_is_decided_by_the_figures() -> None:
+    from rag.decide import decide_on_table
+
+    def said(paper_id: str, text: str, score: float) -> Evidence:
+        paper = Paper(paper_id, f"Paper {paper_id}", text, "test:1")
+        return Evidence(Hit(paper, 1.0), [EvidenceSentence(text, score, 0)])
+
+    evidence = [said("a", "Our approach attains an FID of 1.83 with 32 steps.", 0.60),
+                said("b", "It keeps comparable quality (e.g., FID: 1.59, IS: 304.4).", 0.30)]
+    rules, shape = Settings().decision, QuestionShape("choice")
+    picked = decide_on_table(shape, evidence, rules, question="of those, whose abstract reports the lower FID?")
+    assert picked.pick == 2
+    assert decide_on_table(shape, evidence, rules, question="which has the higher FID?").pick == 1
+    unsettled = [evidence[0], said("b", "It keeps comparable quality.", 0.58)]  # no figure: not decided by figures
+    assert decide_on_table(shape, unsettled, rules, question="which reports the lower FID?").pick is None

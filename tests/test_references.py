@@ -58,7 +58,8 @@ class TestResolve:
         assert found.choice and found.paper_ids == ["tactic", "d2f", "trim"]
 
     @pytest.mark.parametrize("question", ["Of those two, which actually reports competition-math results?",
-                                          "Between that one and the physics flow matching paper, which has code?"])
+                                          "Between that one and the physics flow matching paper, which has code?",
+                                          "of those, whose abstract reports the lower FID number?"])
     def test_a_choice_named_before_its_which(self, question) -> None:
         from rag.asks import asks_which
 
