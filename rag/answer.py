@@ -16,7 +16,7 @@ from rag.plan import PaperPlan, defined_name, plan_paper
 from rag.properties import reports
 from rag.nearmiss import word_readings
 from rag.asks import asks_release
-from rag.aspects import aspect
+from rag.aspects import asked_verb, aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
 from rag.roles import WANTED, Aspect, role_of
@@ -102,7 +102,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON),
                         result_too=overview, figure_too=wanted is Aspect.RESULT,  # ("what gains do they report, …?")
                         reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
-                        release_asked=asks_release(question), defines=defined_name(question))
+                        release_asked=asks_release(question), defines=defined_name(question),
+                        verb=asked_verb(question))
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

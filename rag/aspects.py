@@ -64,3 +64,24 @@ def aspect(question: str) -> Aspect:
         if pattern.search(question):
             return name
     return Aspect.ANY
+
+
+# "how do they train the retention part?", "how is the reward computed?", "what fine-tuning trick do they propose?": the
+# verb asked, which the sentence answering holds in some form ("TRIM-KV is trained … through distillation"); not one
+# any method does ("how does it work?").
+_HOW_VERB = re.compile(r"\b(?:how|what(?:\s+[\w-]+){0,3}?)\s+(?:do|does|did|can|could)\s+(?:they|it|we|you|the\s+authors|"
+                       r"each(?:\s+one)?)\s+"
+                       r"(?:\w+ly\s+)?(?P<verb>[a-z]{4,})\b"  # ("how is the reward computed?": its participle)
+                       r"|\bhow\s+(?:is|are|was|were)\s+(?:[\w-]+\s+){1,4}?(?P<done>[a-z]{3,}ed)\s*[?.!]*\s*$", re.I)
+_ANY_METHOD_VERBS = frozenset("work works worked make makes made does done using used help helps handle handles deal "
+                              "deals compare compared differ differs perform performed manage relate relates fare "
+                              "achieve achieved improve improved look know mean stand scale scaled need needs "
+                              "have want show shows".split())
+
+
+def asked_verb(question: str) -> str:
+    """The verb a "how" or "what … do they" question asks about ("train" in "how do they train the retention part?"),
+    or ""."""
+    found = _HOW_VERB.search(question)
+    verb = (found.group("verb") or found.group("done")).lower() if found else ""
+    return "" if verb in _ANY_METHOD_VERBS else verb

@@ -34,6 +34,7 @@ _NAMED_THING = re.compile(NAMED_THING)
 # not in ``roles.ASPECT_CUES``: an edit there makes every index's stored roles stale.)
 _DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
                        r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b")
+_WORD = re.compile(r"[a-z]+")
 _LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
 RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
@@ -99,10 +100,11 @@ class PaperPlan:
 
 
 def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Role | None = None,
-        reports: Callable[[str], bool] | None = None) -> float:
+        reports: Callable[[str], bool] | None = None, verb: str = "") -> float:
     """The sentence's evidence score adjusted by how well its role and words fit the question's aspect (``name``:
     the paper's method name, see ``roles.role``; ``its_role``: the sentence's role, if known; ``reports``: whether a
-    sentence reports the measured property asked for, ``properties.reports``)."""
+    sentence reports the measured property asked for, ``properties.reports``; ``verb``: the verb a "how" question
+    asks about, ``aspects.asked_verb``, which the sentence saying how holds in some form)."""
     its_role = role_of(sentence, name) if its_role is None else its_role
     score = sentence.score
     roles = WANTED[wanted]
@@ -120,16 +122,26 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score -= BACKGROUND_PENALTY
     if reports is not None and reports(sentence.text):
         score += STRONG_CUE_BONUS
+    # "how do they train …?": "… is trained by …"; "what … do they propose?": "we propose …" (a word ``content_words``
+    # leaves out); what the paper does, not what others do ("Current molecule LLMs are limited by representing …")
+    if verb and its_role in (Role.METHOD, Role.RESULT) and _holds_verb(sentence.text, verb):
+        score += STRONG_CUE_BONUS
     if wanted in (Aspect.METHOD, Aspect.RESULT, Aspect.WHY, Aspect.DATA) and _GAP.search(sentence.text):
         score -= GAP_PENALTY  # what is not yet known answers no question but what the problem is
     return score
+
+
+def _holds_verb(text: str, verb: str) -> bool:
+    """A word of the text in the verb's family ("trained", "training" for "train"; "constraint" for "constrain")."""
+    stem = next(iter(stems({verb})))
+    return any(word.startswith(stem) for word in _WORD.findall(text.lower()))
 
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
                method_too: bool = False, result_too: bool = False,
                reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
                lead_proposal: bool = False, release_asked: bool = False, defines: str = "",
-               figure_too: bool = False) -> PaperPlan:
+               figure_too: bool = False, verb: str = "") -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -139,10 +151,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     (``release_asked``) with where the code is, if the abstract says ("is its code public, and how many …?");
     (``defines``) led by the sentence bringing in that name, when it is not the paper's own ("What is an EX-RM?":
     "… explicit reward models (EX-RMs) that apply a dedicated linear head …"); (``figure_too``, a question for
-    results) its first result with a figure, unless a sentence shown gives one."""
+    results) its first result with a figure, unless a sentence shown gives one; (``verb``) see ``fit``."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
-    fits = {s.position: fit(s, wanted, name, roles[s.position], reports) for s in evidence.sentences}
+    fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
     ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
     if not ranked:
         return PaperPlan(n, evidence, [])

@@ -328,3 +328,26 @@ def test_a_comparison_asks_of_each_what_the_sentences_before_it_set_out() -> Non
     names = ["Why is Your Language Model a Poor Implicit Reward Model?", "ReVeal: Self-Evolving Code Agents", "ReVeal"]
     assert comparison_aspect(question, names) == "gap generating verifying"
 
+
+
+@pytest.mark.parametrize("question, verb", [
+    ("the 'cache what lasts' paper - how do they train the retention part?", "train"),
+    ("how is the reward computed?", "computed"),
+    ("what fine-tuning trick do they propose?", "propose"),
+    ("how does it work?", ""), ("How does it compare?", ""), ("What data do they use?", ""),
+])
+def test_the_verb_a_how_question_asks_about(question: str, verb: str) -> None:
+    from rag.aspects import asked_verb
+
+    assert asked_verb(question) == verb
+
+
+def test_the_sentence_doing_what_a_how_question_asks_leads_but_not_one_about_other_work() -> None:
+    abstract = ["Existing caches are trained by hand and grow without bound.",  # others' work: a problem
+                "We propose RetainGate, a learned retention gate that scores each token.",
+                "Each gate predicts a retention score that decays over time.",
+                "RetainGate is trained through distillation from a frozen model."]
+    evidence = _abstract_evidence(abstract, [0.45, 0.40, 0.42, 0.30], title="RetainGate")
+    asked = plan_paper(1, evidence, Aspect.METHOD, 2, 0.3, verb="train")
+    assert asked.quotes[0].sentences[0].position == 3
+    assert plan_paper(1, evidence, Aspect.METHOD, 2, 0.3).quotes[0].sentences[0].position != 3
