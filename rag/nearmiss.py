@@ -42,7 +42,7 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           "big large small huge tiny new novel recent good simple fast efficient strong original "
                           "different similar existing current bigger larger smaller better worse stronger weaker "
                           "exact exactly precise precisely specific actual "  # ("the exact FID")
-                          "real realistic practical "  # ("… for real cloud systems?")
+                          "real realistic practical little "  # ("… for real cloud systems?", "a little data")
                           # and words that pick one out rather than say which ("a given image", "a concrete figure")
                           "given certain particular arbitrary concrete whole entire typical".split())
 

@@ -18,7 +18,7 @@ from rag.question import (analyse, choice_query, comparison_parts, names_in, rat
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
-from rag.subject import TITLED, about_elsewhere, in_titles, new_search, titled_elsewhere
+from rag.subject import about_elsewhere, in_titles, new_search, titled_elsewhere, without_calling
 from rag.topic_words import REFERENCE_WORDS, coverage, own_topic_words
 from rag.types import Hit, QuestionKind, Turn
 
@@ -191,7 +191,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     from rag.fields import field_terms
     from rag.tokens import content_words, listed_items, without_where
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
-    named_papers = {n: names.papers_mentioning(n) for n in names.distinctive_names(turn.query)}
+    named_papers = {n: retriever.acronyms.mentioning(n, names) for n in names.distinctive_names(turn.query)}
     # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym is
     # most of the topic ("any other RL papers?"): beside other words, "LLMs" spelled out let any LLM paper pass a list.
     query, vector = turn.query, turn.vector
@@ -202,13 +202,13 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # a choice's, whose query is its own words already, and without title words that found the paper, as below).
     if turn.follow_up and not turn.compare_ids and len(own_topic_words(turn.question)) >= 2:
         query, vector = turn.corrected_question, retriever.encoder.embed_query(turn.corrected_question)
-    asked = TITLED.sub(" ", turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
+    asked = without_calling(turn.query)  # "the Decision Pre-Trained Transformer one – which training choice …":
     if asked != turn.query and len(content_words(asked)) >= 2:  # the words that found the paper are not the question
         query, vector = asked, retriever.encoder.embed_query(asked)
     # A turn about papers on the table (not refused for a weak match) may read "calibration-free" as "calibration".
     turn.evidence = gather_evidence(query, vector, turn.hits, sentences, named_papers, turn.shape.multilingual,
                                     lexical_weight=weight, word_parts=bool(turn.on_table))
-    own = "" if turn.shape.kind is QuestionKind.CHOICE else TITLED.sub(" ", turn.corrected_question)  # (choice: own)
+    own = "" if turn.shape.kind is QuestionKind.CHOICE else without_calling(turn.corrected_question)  # (choice: own)
     if turn.on_table and not turn.compare_ids and content_words(own) - REFERENCE_WORDS:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
@@ -240,8 +240,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
         asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it
         held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")
-        # Only a question for a figure or a named thing ("How many GPU hours …?", "What license …?") asks for a
-        # fact an abstract may lack; "what does it exploit?" is answered from what the paper says, in its words.
+        # Only a question for a figure or a named thing ("How many GPU hours …?") asks for a fact an abstract may lack
         specific = aspect(asked) in (Aspect.RESULT, Aspect.DATA) and not reported(  # (the sentences split already)
             asked, [s.text for e in turn.evidence for s in e.sentences])
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
@@ -249,7 +248,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
             from rag.evidence import evidence_for
 
             against = [e.best_score for e in evidence_for(negated, turn.hits, retriever, settings.answer.lexical_weight)]
-        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against)
+        turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against,
+                                        turn.corrected_question)  # (a choice for "the lower FID": the figures)
         unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)  # (or why)
     else:
         missing = retriever.names.missing_names(turn.shape.names)

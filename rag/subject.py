@@ -38,6 +38,16 @@ _CLAUSE_BREAK = re.compile(r"[,;:?]|\s(?:and|[-–—])\s")
 DESCRIBING_WORDS, COVERED, COVERED_MORE = 5, 0.6, 0.3
 SEEKING_WORDS = 3  # a paper asked for by at least this many topic words of its own is searched for by them
 TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
+# "the catalysis benchmark paper, what fine-tuning trick do they propose?": how the question calls its paper, first
+_CALLED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:the|that)\s+(?:[\w'’\"-]+\s+){1,6}?"
+                           r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
+                           r"does|do|did|is|are|can)\b)", re.IGNORECASE)
+
+
+def without_calling(question: str) -> str:
+    """The question without the words that call its paper ("the Decision Pre-Trained Transformer one – …", "the
+    catalysis benchmark paper, …"): those found the paper; the rest is what it asks of it."""
+    return _CALLED_FIRST.sub("", TITLED.sub(" ", question))
 
 
 def titled_elsewhere(question: str, papers: list[Paper]) -> bool:

@@ -324,3 +324,14 @@ def test_rankings_fuse_by_reciprocal_rank_the_whole_question_s_counting_double()
 
     order = [h.paper.paper_id for h in fused([hits("a", "b", "c"), hits("d", "b"), hits("e")], 4)]
     assert order == ["b", "a", "c", "d"]  # b is in two rankings; the whole question's (the first) counts double
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("the catalysis benchmark paper, what fine-tuning trick do they propose?", "what fine-tuning trick do they propose?"),
+    ("the 'cache what lasts' paper - how do they train the retention part?", "how do they train the retention part?"),
+    ("what does the jigsaw one do?", "what does the jigsaw one do?"),  # called inside the question: kept
+])
+def test_the_words_calling_a_paper_first_are_not_what_the_question_asks(question: str, asked: str) -> None:
+    from rag.subject import without_calling
+
+    assert without_calling(question) == asked
