@@ -117,7 +117,7 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
     elif (wants_comparison(turn.question) or bare_comparison(turn.question) or turn.shape.kind is  # ("A and that
-          QuestionKind.COMPARISON and len(turn.shape.names) < 2) and len(turn.on_table) >= 2:  # one: … each?")
+          QuestionKind.COMPARISON) and len(turn.on_table) >= 2:  # one: … each?", "A and B … what is each one …?")
         turn.compare_ids = list(turn.on_table)
     elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first

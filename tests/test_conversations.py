@@ -129,6 +129,13 @@ def test_a_preamble_setting_out_two_papers_before_each_is_a_comparison(engine) -
     assert "By contrast" in compared.text.split("\n\n")[0]  # one comparison, not two separate summaries
 
 
+def test_two_papers_named_on_the_table_asked_of_each_are_compared(engine) -> None:
+    *_, compared = _chat(engine, "the 'cache what lasts' paper - how do they train the retention part?",
+                         "TRIM-KV and MetaMuse both talk about caches. what is each one evicting or replacing?")
+    assert set(cited(compared)) == {"qCaq3jGb0S", "h25382f415cbb"}
+    assert "By contrast" in compared.text.split("\n\n")[0] and "cache replacement" in compared.text
+
+
 def test_a_pronoun_question_describing_another_papers_subject_is_a_switch(engine) -> None:
     *_, switched, follow = _chat(engine, "Tactic (the sparse attention paper) - how does it decide which tokens to "
                                          "attend to?",
