@@ -50,6 +50,8 @@ _ASPECTS = (
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
                             r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
     (Aspect.PROBLEM, re.compile(r"\b(?:what\s+(?:problem|issue|limitation|challenge|gap|harm|risk|threat|danger)s?|"
+                                r"what(?:['’]s|\s+(?:is|are|was|were))\s+(?:the\s+|their\s+|its\s+)?(?:main\s+|key\s+|"
+                                r"core\s+)?(?:problem|issue|limitation|challenge|gap)s?\b|"
                                 r"motivat\w*|"
                                 r"(?:problem|issue|limitation|challenge|gap)s?\s+(?:does|do|did)\b)", re.I)),
     (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
@@ -59,7 +61,17 @@ _ASPECTS = (
 
 
 def aspect(question: str) -> Aspect:
-    """What the question asks of a paper, by its words (the first rule in ``_ASPECTS`` that fits)."""
+    """What the question asks of a paper, by its words (the first rule in ``_ASPECTS`` that fits); of a question after
+    what sets it up ("VeriEquivBench and OR-PRM both say the existing datasets are bad. What's the problem in each
+    case?"), what the question itself asks, if it says."""
+    said = re.split(r"(?<=[.!])\s+(?=[A-Z])", question.strip())
+    # (Not "… Is there a paper on that?": the whole turn says what about the paper answers it.)
+    if len(said) > 1 and said[-1].endswith("?") and (asked := _aspect(said[-1])) not in (Aspect.ANY, Aspect.WHICH):
+        return asked
+    return _aspect(question)
+
+
+def _aspect(question: str) -> Aspect:
     for name, pattern in _ASPECTS:
         if pattern.search(question):
             return name

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rag.question import names_in, wants_comparison
+from rag.question import EXCLUDED, names_in, wants_comparison
 from rag.tokens import HEDGE
 from rag.topics import FUNCTION_WORDS, words
 
@@ -72,8 +72,6 @@ _TOPIC_TAIL = re.compile(rf"(?i)(?:\s+(?:in|across|among|within|from|at|of)\s+{_
                          rf"there|(?<!operations\s)research|work|papers|literature|area|field|category|track|"
                          rf"this\s+year|{_ROUGHLY}|"
                          rf"in\s+general|generally|broadly|at\s+iclr(?:\s*2026)?),?)+\s*$")
-_EXCLUDED = re.compile(r"(?i)\s*(?:,\s*(?:but\s+)?not|,?\s*(?:rather\s+than|as\s+opposed\s+to|instead\s+of)"
-                       r"|,\s*except(?:ing)?|,\s*excluding)\s+")
 # Words before a question or around a count that do not change it ("OK. So what is new …", "Roughly how many …").
 _LEAD = re.compile(r"(?i)^(?:(?:ok(?:ay)?|so|and|now|alright|great|thanks|well|then|also|next|hmm|right|roughly|hey|hi|"
                    r"btw|by\s+the\s+way|oh|quick\s+question|stepping\s+back|(?:taking|take)\s+a\s+step\s+back|zooming\s+out|"
@@ -130,7 +128,7 @@ def _topic(raw: str) -> str | None:
     """The topic as written, without "… in the collection", an article or punctuation; None without topic words."""
     # What a bracket spells out or an exclusion leaves out is not the topic ("RL in the classic sense (agents acting in
     # environments), not RL fine-tuning of LLMs", "diffusion models rather than GANs")
-    raw = _EXCLUDED.split(re.sub(r"\s*\([^()]*\)", "", raw), maxsplit=1)[0]
+    raw = EXCLUDED.split(re.sub(r"\s*\([^()]*\)", "", raw), maxsplit=1)[0]
     head = re.split(r"\s+[-–—]+\s+", raw, maxsplit=1)[0]  # "3d in some way - scenes, shapes, …": what it says after
     raw = head if head != raw and _topic(head) else raw  # a dash spells out the topic before it
     topic = _TOPIC_TAIL.sub("", raw.strip(" ?.!,;:")).strip(" ?.!,;:")

@@ -115,9 +115,15 @@ _EXAMPLES = re.compile(r"\s*\((?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|i
                        r"other\s+than|besides)\b[^()]*\)", re.IGNORECASE)
 
 
+# "… rather than GANs", ", not RL fine-tuning of LLMs": what a search leaves out, to the end of its clause
+EXCLUDED = re.compile(r"(?i)\s*(?:,\s*(?:but\s+)?not|,?\s*(?:rather\s+than|as\s+opposed\s+to|instead\s+of)"
+                      r"|,\s*except(?:ing)?|,\s*excluding)\s+")
+
+
 def without_examples(question: str) -> str:
-    """A search for papers without the examples it gives, or what it excludes, in brackets."""
-    return _EXAMPLES.sub("", question)
+    """A search for papers without the examples it gives, or what it excludes, in brackets or after "rather than"
+    ("which ones are about visual perception rather than generating images?": not a search for image generation)."""
+    return re.sub(rf"{EXCLUDED.pattern}[^,?.;!]*", "", _EXAMPLES.sub("", question))
 
 
 def comparison_parts(question: str) -> list[str]:

@@ -330,6 +330,12 @@ def test_a_comparison_asks_of_each_what_the_sentences_before_it_set_out() -> Non
 
 
 
+def test_a_question_after_what_sets_it_up_asks_what_its_own_words_ask() -> None:
+    assert aspect("VeriEquivBench and OR-PRM both say the existing datasets are bad. What's the problem in each "
+                  "case?") is Aspect.PROBLEM  # not the data its preamble mentions
+    assert aspect("The datasets are bad. Which ones do they use?") is Aspect.DATA
+
+
 @pytest.mark.parametrize("question, verb", [
     ("the 'cache what lasts' paper - how do they train the retention part?", "train"),
     ("how is the reward computed?", "computed"),

@@ -233,6 +233,10 @@ def test_each_item_of_an_enumeration_is_a_term_of_its_own() -> None:
     ("which papers introduce a new benchmark (not just a training dataset)?", "which papers introduce a new "
                                                                                "benchmark?"),
     ("which papers use diffusion (DDPM) models?", "which papers use diffusion (DDPM) models?"),  # a name, kept
+    # what it leaves out, to the end of its clause
+    ("which ones are about visual perception rather than generating images?", "which ones are about visual "
+                                                                                "perception?"),
+    ("Which papers use diffusion, not GANs, for video?", "Which papers use diffusion, for video?"),
 ])
 def test_a_searchs_examples_and_exclusions_in_brackets_are_not_searched_for(question: str, searched: str) -> None:
     from rag.question import without_examples
