@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # poisson?", "which PDEs exactly, navier-stokes, darcy flow, burgers?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
 _OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
-                      r"((?:[A-Za-z][\w.\-]*(?:\s+[a-z][\w\-]*)?\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*"
+                      r"((?:[A-Za-z][\w.\-]*(?:\s+[A-Za-z][\w\-]*)?\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*"
                       r"(?:\s+[a-z][\w\-]*){0,2})\s*"
                       r"(?:,?\s*(?:or\s+)?(?:something|anything)(?:\s+(?:else|like\s+that|similar))?)?\s*(?:\.{2,}|…)?"
                       r"\s*\?+\s*$")
@@ -36,12 +36,16 @@ _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*
                        r"(?:,?\s*(?:or\s+)?(?:something|anything)\s+else|,?\s*etc\.?)?\s*[?.!]*\s*$", re.IGNORECASE)
 # "do they run gurobi or some other commercial solver …?": the example the user offers of what they ask about
 _OR_OTHER = re.compile(r"\b([A-Za-z][\w.\-]*)\s+or\s+(?:some|any)\s+other\b", re.IGNORECASE)
-_OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$")
+_OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$"
+                          # "what preference data did they train on, ultrafeedback?": one guess after the question
+                          r"|^\W*(?:which|what)\b[^,?]*\s(?:on|in|with|from|use|used|using)\s*,\s*([A-Za-z][\w.\-]*)\s*\?\s*$",
+                          re.IGNORECASE)
 # One name at the end, after a preposition ("Does it work with Mamba?"): missing when no indexed abstract has it.
 _LONE = re.compile(r"\b(?:with|on|to|against|for|in|using|via|like)\s+([A-Z][A-Za-z0-9.\-]{2,})\s*\?+\s*$")
 _ASKING = frozenset("what which how why who where when whats is are does do did can could would should".split())
 _NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither right "
                          "correct true".split())
+_SOME = frozenset("some any a an the".split())
 # An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: missing only when its long
 # form is missing too.
 _ACRONYM = re.compile(r"^[A-Z]{2,}[a-z]?s?$")
@@ -93,8 +97,12 @@ _STANDS_FOR = re.compile(r"\b(?i:what(?:\s+(?:does|do|is|did)|['’]?s)\s+(?:the
 # Asked yes or no ("Do any of those …?", "does it work for …?"), and what the method is asked to work for.
 _YES_NO = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?(?:do|does|did|is|are|was|were|can|could|has|have|"
                      r"would|will)\b", re.IGNORECASE)
-_WORKS_FOR = re.compile(r"\b(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over)\s+"
-                        r"(?:also\s+|well\s+)?(?:to|for|on|with)\s+(?P<what>[^?.!;]+)", re.IGNORECASE)
+_WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over)\s+"
+                        r"(?:also\s+|well\s+)?(?:to|for|on|with)"
+                        # "does it cover Lean or Coq as well?", "did they validate any of their molecules in a wet lab?"
+                        r"|(?:cover|covers|support|supports|include|includes|handle|handles)"
+                        r"|(?:test|tested|validate|validated|evaluate|evaluated|try|tried)\s+(?:[\w-]+\s+){0,5}?"
+                        r"(?:in|on|with|against))\s+(?P<what>[^?.!;]+)", re.IGNORECASE)
 
 
 def unfit(question: str, texts: list[str]) -> list[str]:
@@ -160,13 +168,17 @@ def offered(question: str) -> list[str]:
             pieces = [p.split() for p in re.split(r"\s*(?:[,/?]|\bor\b|\band\b)\s*", match.group(1)) if p.strip()]
             if any(p[0].lower() in _ASKING for p in pieces):  # "…, right? what is it?": a question, not an offer
                 continue
-            items = [re.sub(r"['’]s$", "", p[0]) for p in pieces if p[0].lower() not in _NOT_OFFERED]
+            # each by its first word after "some" / "any" ("some SSM / mamba thing?": SSM, mamba)
+            firsts = [next((w for w in p if w.lower() not in _SOME), "") for p in pieces]
+            items = [re.sub(r"['’]s$", "", w) for w in firsts if w and w.lower() not in _NOT_OFFERED]
             if any(i.lower() in STOPWORDS_EN_PLUS for i in items):  # "… say about checking / verifying …?": no offer
                 continue
             if least <= len(items) <= 5:
                 return items
     match = _OFFERED_ONE.search(question) or _OR_OTHER.search(question)
-    return [match.group(1)] if match and match.group(1).lower() not in _NOT_OFFERED | _ASKING else []
+    one = next((g for g in match.groups() if g), "") if match else ""
+    return [one] if one and one.lower() not in _NOT_OFFERED | _ASKING | set(STOPWORDS_EN_PLUS) and not one.endswith(
+        "ly") else []  # (not "…, exactly?")
 
 
 def without_offered(question: str) -> str:

@@ -350,6 +350,9 @@ def test_a_list_asked_by_an_acronym_searches_its_long_form_too(engine) -> None:
     ("do they run gurobi or some other commercial solver to check the answers?", ["gurobi"]),  # an example of it
     ("what do they compare against, something else?", []),
     ("what does each say about checking / verifying the outputs?", []),  # words of the question, not candidates
+    ("which conv sequence models did they run it on, hyena? some SSM / mamba thing?", ["hyena", "SSM", "mamba"]),
+    ("what preference data did they train on, ultrafeedback?", ["ultrafeedback"]),  # one guess after the question
+    ("which models did they use, exactly?", []),
     ("How does it work?", []),
     ("Is it faster than TRIM-KV?", []),
 ])
@@ -619,6 +622,9 @@ def test_guesses_offered_after_a_one_paper_answer_stay_on_that_paper(engine) -> 
     ("does it generalize to Video or Chinese?", []),  # one of them held
     ("Does it also apply to larger models?", []),  # a grading word names nothing
     ("What does it work on?", []),  # not asked yes or no
+    ("does it cover Lean or Coq as well?", ["Lean", "Coq"]),
+    ("Did they validate any of their molecules in a wet lab?", ["wet", "lab"]),
+    ("Did they evaluate it on video diffusion?", []),
 ])
 def test_whether_a_method_works_for_something_no_abstract_mentions(question: str, missing: list[str]) -> None:
     from rag.unstated import unfit
