@@ -65,6 +65,9 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
             e.hit.part is not None and e.best_score >= rules.min_evidence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself
             chosen = [max(numbered, key=lambda item: item[1].best_score)]
+        # A list asking for a field or a property ("any papers on speeding up autoregressive image generation?"): the
+        # papers using the field's words or claiming the property first, so that "the top two" are two that do.
+        chosen.sort(key=lambda item: not any(t.startswith(FIELD) for t in item[1].terms_found))
         # No paper fits well enough to be listed: nothing to list ("Are there papers on federated learning?").
         return Decision(refused=not chosen, chosen=chosen, sentences_per_paper=1)
     named = [(n, e) for n, e in numbered if e.names_found]

@@ -209,3 +209,12 @@ def test_a_choice_for_the_lower_figure_of_a_metric_is_decided_by_the_figures() -
     assert decide_on_table(shape, evidence, rules, question="which has the higher FID?").pick == 1
     unsettled = [evidence[0], said("b", "It keeps comparable quality.", 0.58)]  # no figure: not decided by figures
     assert decide_on_table(shape, unsettled, rules, question="which reports the lower FID?").pick is None
+
+
+def test_a_list_asking_for_a_property_lists_the_papers_claiming_it_first() -> None:
+    from rag.fields import FIELD
+
+    evidence = [_evidence("provenance", 0.60), _evidence("fast", 0.55), _evidence("faster", 0.50)]
+    for e in evidence[1:]:
+        e.terms_found = [FIELD + "speed"]  # claims a speedup ("any papers on speeding up … generation?")
+    assert _chosen(evidence, "list") == ["fast", "faster", "provenance"]  # "the top two" are the two that do
