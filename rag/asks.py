@@ -131,22 +131,43 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
     algorithmic problems", "20+ turns", "50M additional parameters"). "How large were the matrices?": [that noun]
     only when no text mentions it."""
     match = _ASKED.search(question)
-    counted = (match.group("counted") or match.group("sized")) if match else None
-    if not counted:
+    noun = _asked_noun(match.group("counted") or match.group("sized")) if match else ""
+    if not noun:
         return []
-    noun = next((w for w in reversed(counted.lower().split()) if w not in ("here", "there")), "")  # "… papers here"
-    if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts", "those", "these",
-                                                     "them", "ones", "one", "this", "that", "thing"):
-        return []  # (the collection's, or of papers shown; "how big is the new one?": a thing said before)
     if match.group("sized") and noun in ("gains", "gain", "improvements", "speedups", "savings", "reductions"):
         return []  # "how big were the gains?": a result, stated in figures, not by its word
     if match.group("sized"):  # a size is written in too many ways ("an 8-hour horizon", "256×256"): only its absence
         return [noun] if unstated([noun], texts) else []
-    forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} | (
-        _TESTED_ON if noun.removesuffix("s") in _TESTED_ON else set()) if f)  # ("how many testbeds?": 3 benchmarks)
-    # ("8 tasks", "two-stage pipeline", "2,389 complex algorithmic problems")
-    pattern = re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b", re.IGNORECASE)
+    pattern = _count_of(noun)
     return [] if any(pattern.search(text) for text in texts) else [noun]
+
+
+def count_written(question: str) -> re.Pattern[str] | None:
+    """How a sentence writes the count the question asks for ("how many approved drugs …?": "430 FDA-approved
+    drugs"), None when it asks for none of a paper's own."""
+    match = _HOW_MANY.search(question)  # (anywhere: "the first one, on how many approved drugs was it tested?")
+    noun = _asked_noun(match.group(1)) if match else ""
+    return _count_of(noun) if noun else None
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s+)?[\w-]+?)(?=\s+(?:did|does|do|is|was|are|were|has|have|had|of|can|"
+                       r"could|in|on|at|for)\b|\s*[,?.!]|\s*$)", re.IGNORECASE)
+
+
+def _asked_noun(counted: str | None) -> str:
+    """The noun counted or sized, "" when it is none of a paper's own (the collection's, or papers shown; "how big is
+    the new one?": a thing said before)."""
+    noun = next((w for w in reversed((counted or "").lower().split()) if w not in ("here", "there")), "")
+    return "" if noun in _DETAILS or len(noun) < 3 or noun in (
+        "papers", "works", "studies", "abstracts", "those", "these", "them", "ones", "one", "this", "that", "thing") else noun
+
+
+def _count_of(noun: str) -> re.Pattern[str]:
+    """A number within three words before the noun ("8 tasks", "two-stage pipeline", "2,389 complex algorithmic
+    problems"), or before what is tested on, one word for another ("how many testbeds?": "3 benchmarks")."""
+    forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} | (
+        _TESTED_ON if noun.removesuffix("s") in _TESTED_ON else set()) if f)
+    return re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b", re.IGNORECASE)
 
 
 # "What pruning ratio did they use …?", "What guidance scale …?", "Which memory budgets did they test?": a setting,

@@ -148,13 +148,18 @@ _BEST = re.compile(r"\b(?:most\s+(?:substantial|significant|effective)|best|outp
 
 def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     """What tells a sentence reporting the measured property the question asks for, if it asks for one: the model's
-    size, which of its variants worked best, or (``result``: it asks how much, not how) a speedup, memory or cost
-    saving with a figure ("the acceleration can be more than 50×" answers "speedup numbers?" without "speedup")."""
+    size, which of its variants worked best, a count ("how many approved drugs …?": a number before "drugs"), or
+    (``result``: it asks how much, not how) a speedup, memory or cost saving with a figure ("the acceleration can be
+    more than 50×" answers "speedup numbers?" without "speedup")."""
+    from rag.asks import count_written
+
     asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
     if _SIZE_ASKED.search(question):
         return lambda sentence: bool(_SIZE.search(sentence))
     if _BEST_ASKED.search(question):
         return lambda sentence: bool(_BEST.search(sentence))
+    if counted := count_written(question):  # "how many approved drugs …?": "430 FDA-approved drugs"
+        return lambda sentence: bool(counted.search(sentence))
     if asked:
         return lambda sentence: bool(_RATIO.search(sentence)) and any(_WRITTEN[n].search(sentence) for n in asked)
     return None

@@ -189,8 +189,15 @@ _BASELINES = re.compile(r"\b(?:which|what)\b[^?]*?\b(?:do|does|did)\s+(?:they|it
                         r"(?:themselves|their\s+[\w-]+)\s+(?:against|with|to)\b", re.IGNORECASE)
 
 
+# "how many turns, in training vs at test time?": two settings of one method set against each other, not two papers
+_SETTING = (r"(?:in\s+|at\s+|during\s+|for\s+)?(?:the\s+)?(?:training|train(?:ing)?[\s-]time|inference(?:[\s-]time)?|"
+            r"test(?:ing)?(?:[\s-]time)?|evaluation|deployment|decoding|prefill(?:ing)?|pre-?training|fine-?tuning)")
+_SETTINGS = re.compile(rf"\b{_SETTING}\s+(?:vs\.?|versus)\s+{_SETTING}\b", re.IGNORECASE)
+
+
 def wants_comparison(question: str) -> bool:
-    return bool(_COMPARE.search(question)) and not _THEY_COMPARE.search(question) and not _BASELINES.search(question)
+    return bool(_COMPARE.search(_SETTINGS.sub(" ", question))) and not _THEY_COMPARE.search(question) and not (
+        _BASELINES.search(question))
 
 
 def analyse(question: str) -> QuestionShape:
@@ -200,7 +207,7 @@ def analyse(question: str) -> QuestionShape:
                           multilingual=needs_multilingual(question))
     # (a weak cue compares two names, or the pieces a preamble sets out: "PBFM and that diffusion model: … in each?")
     weak = _COMPARE_WEAK.search(question) and (len(shape.names) >= 2 or _PREAMBLE.match(question))
-    if (_COMPARE.search(question) or weak) and not (
+    if (_COMPARE.search(_SETTINGS.sub(" ", question)) or weak) and not (
             (_ONE_PAPER.search(question) or _BASELINES.search(question)) and len(shape.names) < 2):
         parts = comparison_parts(question)
         if len(parts) < 2 and len(shape.names) >= 2:

@@ -32,6 +32,8 @@ def test_a_measured_property_asked_for_tells_the_sentence_reporting_it() -> None
     assert not speed("PBFM achieves competitive inference speed")  # no figure: speed named in passing
     assert reports("How does D2F make dLLMs faster?", result=False) is None  # asks how, not how much
     assert reports("how big were the gains?", result=True) is None  # no model size, no property
+    count = reports("the first one, on how many approved drugs was it tested?", result=False)  # a count, anywhere
+    assert count is not None and count("Experiments on 430 FDA-approved drugs showed …") and not count("Drugs help.")
     assert reports("how big is it, and what did they test it on", result=False) is not None  # "it": the model
     assert reports("how big is the gain?", result=False) is None
     assert reports("mCLM 用什么单位来表示分子？模型有多少参数？", result=False) is not None  # in Chinese too

@@ -339,3 +339,16 @@ def test_the_words_calling_a_paper_first_are_not_what_the_question_asks(question
     from rag.subject import without_calling
 
     assert without_calling(question) == asked
+
+
+@pytest.mark.parametrize("question, comparison", [
+    ("how many turns, in training vs at test time?", False),  # two settings of one method
+    ("turns seen in training vs at inference?", False),
+    ("TRIM-KV vs Tactic: which needs less memory?", True),
+])
+def test_two_settings_set_against_each_other_are_no_comparison_of_papers(question: str, comparison: bool) -> None:
+    from rag.question import analyse, wants_comparison
+    from rag.types import QuestionKind
+
+    assert (analyse(question).kind is QuestionKind.COMPARISON) is comparison
+    assert wants_comparison(question) is comparison
