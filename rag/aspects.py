@@ -16,6 +16,9 @@ _ASPECTS = (
                               r"(?:on|about|regarding|for)\b|(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
                               r"(?:find|show|give)\s+(?:me\s+)?(?:a\s+|the\s+)?(?:paper|work)s?\b)|"
                               r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
+    # "what was actually wrong with the data people trained on before?": a problem, whatever it is about
+    (Aspect.PROBLEM, re.compile(r"\bwhat(?:['’]s|\s+(?:is|was|were|are))\s+(?:actually\s+|really\s+|so\s+)?wrong\b|"
+                                r"\bwhat\s+went\s+wrong\b", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"
@@ -97,3 +100,19 @@ def asked_verb(question: str) -> str:
     found = _HOW_VERB.search(question)
     verb = (found.group("verb") or found.group("done")).lower() if found else ""
     return "" if verb in _ANY_METHOD_VERBS else verb
+
+
+# A question for a figure ("How many GPU hours …?", "by how much …?", "what accuracy …?", "what mIoU do they get?"):
+# one an abstract may lack.
+_FIGURE_ASKED = re.compile(r"\bhow\s+(?:much|many|fast|big|large|long|well|high|low)\b|\bby\s+how\s+much\b|"
+                           r"\bwhat\s+(?:is\s+|was\s+|are\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:exact\s+|actual\s+)?"
+                           r"(?:speed-?ups?|accuracy|scores?|percentage|numbers?|figures?|fid|bleu|rates?|sizes?|"
+                           r"gains?)\b|\bnumbers?\b|\bscores?\b|%|\b(?:do|does|did)\s+(?:they|it)\s+(?:get|reach|achieve|"
+                           r"obtain|attain|score)\b", re.I)
+
+
+def asks_figure(question: str) -> bool:
+    """The question asks for a figure (or a metric by its name), which an abstract may simply not give."""
+    from rag.figures import names_metric
+
+    return bool(_FIGURE_ASKED.search(question)) or names_metric(question)

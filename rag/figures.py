@@ -19,7 +19,7 @@ _BENCHMARK = re.compile(r"\b(?:introduce|present|propose|construct|build|release
                         r"(?:benchmark|dataset|suite)\b", re.IGNORECASE)
 # A metric the user names ("What's its exact pass@1 on LiveCodeBench?"): its value is stated only where it is named.
 _METRIC = re.compile(r"\b(?:pass@\d+|fid|bleu|rouge(?:-\w+)?|f1|auroc|auc|perplexity|win\s+rate|success\s+rate|"
-                     r"throughput|exact\s+match|top-[15]\s+accuracy|iou|psnr|ssim|accuracy|"
+                     r"throughput|exact\s+match|top-[15]\s+accuracy|[mo]?iou|psnr|ssim|accuracy|"
                      r"gb|mb|tb|gib|mib|gigabytes?|megabytes?)(?![\w@])", re.IGNORECASE)  # (memory in units)
 _VALUE = re.compile(r"\b(?:what|which|how\s+(?:much|many|high|low|good)|exact|score[sd]?|numbers?|reach\w*|achiev\w*|"
                     r"gets?|reports?)\b", re.IGNORECASE)
@@ -113,3 +113,8 @@ def by_figure(question: str, papers: list[list[str]]) -> int | None:
         values.append(float(found.group(1) or found.group(2)))
     best = (min if _LOWER.search(question) else max)(values)
     return values.index(best) if values.count(best) == 1 else None
+
+
+def names_metric(question: str) -> bool:
+    """The question names a metric ("pass@1", "FID", "mIoU")."""
+    return bool(_METRIC.search(question))

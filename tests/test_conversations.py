@@ -136,6 +136,14 @@ def test_two_papers_named_on_the_table_asked_of_each_are_compared(engine) -> Non
     assert "By contrast" in compared.text.split("\n\n")[0] and "cache replacement" in compared.text
 
 
+def test_a_question_about_a_paper_on_the_table_is_refused_for_a_weak_match_only_when_it_asks_for_a_figure(engine):
+    first = "PBFM vs DPT: what is flow matching actually used for in each?"
+    *_, named = _chat(engine, first, "the latter - which earlier approach does it say it improves on?")
+    assert not named.refused and cited(named) == ["t6roJiPN6Y"]  # "improves upon prior AD scaling"
+    *_, hours = _chat(engine, first, "the latter - how many GPU hours did its training take?")
+    assert hours.refused
+
+
 def test_a_pronoun_question_describing_another_papers_subject_is_a_switch(engine) -> None:
     *_, switched, follow = _chat(engine, "Tactic (the sparse attention paper) - how does it decide which tokens to "
                                          "attend to?",

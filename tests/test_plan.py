@@ -88,9 +88,22 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("what did they conclude about fine-tuning?", Aspect.WHY),
     ("Massive activations in DiTs: what role do they actually play?", Aspect.WHY),  # what the authors found
     ("what harms is it meant to counter?", Aspect.PROBLEM),  # why the work is needed
+    ("the 2nd one - what was actually wrong with the data people trained on before?", Aspect.PROBLEM),  # not data
 ])
 def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
     assert aspect(question) is expected
+
+
+@pytest.mark.parametrize("question, figure", [
+    ("How many GPU hours did it take?", True), ("what accuracy does it reach on GSM8K?", True),
+    ("by how much did it improve?", True), ("which earlier approach does it say it improves on?", False),
+    ("Does it improve over the baselines?", False), ("what mIoU do they get on RefCOCO val?", True),
+    ("how does it figure out which operators are alike?", False),
+])
+def test_a_question_for_a_figure(question: str, figure: bool) -> None:
+    from rag.aspects import asks_figure
+
+    assert asks_figure(question) is figure
 
 
 def test_openers_go_and_a_proposal_reads_in_the_third_person() -> None:
