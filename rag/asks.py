@@ -150,16 +150,17 @@ def count_written(question: str) -> re.Pattern[str] | None:
     return _count_of(noun) if noun else None
 
 
-_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s+)?[\w-]+?)(?=\s+(?:did|does|do|is|was|are|were|has|have|had|of|can|"
-                       r"could|in|on|at|for)\b|\s*[,?.!]|\s*$)", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s+)?[\w-]+?)(?=\s+(?:did|does|do|is|was|are|were|has|have|had|"
+                       r"of|can|could|in|on|at|for)\b|\s*[,?.!]|\s*$)", re.IGNORECASE)
 
 
 def _asked_noun(counted: str | None) -> str:
     """The noun counted or sized, "" when it is none of a paper's own (the collection's, or papers shown; "how big is
     the new one?": a thing said before)."""
     noun = next((w for w in reversed((counted or "").lower().split()) if w not in ("here", "there")), "")
-    return "" if noun in _DETAILS or len(noun) < 3 or noun in (
-        "papers", "works", "studies", "abstracts", "those", "these", "them", "ones", "one", "this", "that", "thing") else noun
+    return "" if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts", "those",
+                                                                "these", "them", "ones", "one", "this", "that",
+                                                                "thing") else noun
 
 
 def _count_of(noun: str) -> re.Pattern[str]:
@@ -253,7 +254,8 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
                      r"|can|could)\b)|whose\s+(?!papers\b))"  # ("… whose abstract reports the lower FID?")
                      # "Of those two, which actually reports …?", "Between that one and the X paper, which …?"
                      r"|^\s*(?:(?:of|among)\s+(?:the|these|those|them|both)\b[^,?]{0,20}|between\s+[^,?]{1,80}?\s+"
-                     r"and\s+[^,?]{1,80}|(?:among|of)\s+[^?]{1,80}?\s+(?:and|or)\s+[^,?]{1,60}),\s*(?:which|who|whose)\b"
+                     r"and\s+[^,?]{1,80}|(?:among|of)\s+[^?]{1,80}?\s+(?:and|or)\s+[^,?]{1,60}),\s*"
+                     r"(?:which|who|whose)\b"
                      r"(?!\s+(?:\w+\s+)?(?:papers|works|studies|articles|ones)\b)"
                      # "Is one of them about biological data …?"
                      r"|^\s*(?:so\s+|and\s+)?(?:is|are|does|do|was|were)\s+(?:any|one|either)\s+of\s+"

@@ -84,8 +84,8 @@ def _aspect(question: str) -> Aspect:
 # "how do they train the retention part?", "how is the reward computed?", "what fine-tuning trick do they propose?": the
 # verb asked, which the sentence answering holds in some form ("TRIM-KV is trained … through distillation"); not one
 # any method does ("how does it work?").
-_HOW_VERB = re.compile(r"\b(?:how|what(?:\s+[\w-]+){0,3}?)\s+(?:do|does|did|can|could)\s+(?:they|it|we|you|the\s+authors|"
-                       r"each(?:\s+one)?)\s+"
+_HOW_VERB = re.compile(r"\b(?:how|what(?:\s+[\w-]+){0,3}?)\s+(?:do|does|did|can|could)\s+"
+                       r"(?:they|it|we|you|the\s+authors|each(?:\s+one)?)\s+"
                        r"(?:\w+ly\s+)?(?P<verb>[a-z]{4,})\b"  # ("how is the reward computed?": its participle)
                        r"|\bhow\s+(?:is|are|was|were)\s+(?:[\w-]+\s+){1,4}?(?P<done>[a-z]{3,}ed)\s*[?.!]*\s*$", re.I)
 _ANY_METHOD_VERBS = frozenset("work works worked make makes made does done using used help helps handle handles deal "
@@ -105,10 +105,10 @@ def asked_verb(question: str) -> str:
 # A question for a figure ("How many GPU hours …?", "by how much …?", "what accuracy …?", "what mIoU do they get?"):
 # one an abstract may lack.
 _FIGURE_ASKED = re.compile(r"\bhow\s+(?:much|many|fast|big|large|long|well|high|low)\b|\bby\s+how\s+much\b|"
-                           r"\bwhat\s+(?:is\s+|was\s+|are\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:exact\s+|actual\s+)?"
-                           r"(?:speed-?ups?|accuracy|scores?|percentage|numbers?|figures?|fid|bleu|rates?|sizes?|"
-                           r"gains?)\b|\bnumbers?\b|\bscores?\b|%|\b(?:do|does|did)\s+(?:they|it)\s+(?:get|reach|achieve|"
-                           r"obtain|attain|score)\b", re.I)
+                           r"\bwhat\s+(?:is\s+|was\s+|are\s+|were\s+)?(?:the\s+|its\s+|their\s+)?"
+                           r"(?:exact\s+|actual\s+)?(?:speed-?ups?|accuracy|scores?|percentage|numbers?|figures?|fid|"
+                           r"bleu|rates?|sizes?|gains?)\b|\bnumbers?\b|\bscores?\b|%|"
+                           r"\b(?:do|does|did)\s+(?:they|it)\s+(?:get|reach|achieve|obtain|attain|score)\b", re.I)
 
 
 def asks_figure(question: str) -> bool:

@@ -18,8 +18,8 @@ from rag.asks import asks_which, bare_comparison
 from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
-from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
 from rag.named import counted_papers, named_ahead, named_on_table, recent, subject, user_order
+from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
 from rag.types import Paper, Shown
 
 _OVERVIEW = 12  # an answer showing more papers surveyed the collection: "which of them" searches it
@@ -195,6 +195,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
 
 
 def against_baselines(question: str) -> bool:
+    """"vs other AR models - speed and memory?", "and compared to the baselines?": the last paper against its own."""
     return bool(_BASELINES.match(question))
 
 

@@ -19,9 +19,9 @@ GENERIC_WORDS = frozenset("many much model models dataset datasets data method m
                           "improved improves problem problems tackle tackled tackles solve solved solves".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
-                                "reported reach reaches achieve achieves headline".split())
+                         "reported reach reaches achieve achieves headline".split())
 REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3rd 4th 5th last final former latter top "
-                             "two three four five both them these those paper papers tell more".split())
+                            "two three four five both them these those paper papers tell more".split())
 
 
 def own_topic_words(question: str) -> set[str]:

@@ -38,8 +38,8 @@ _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))\s*
 _OR_OTHER = re.compile(r"\b([A-Za-z][\w.\-]*)\s+or\s+(?:some|any)\s+other\b", re.IGNORECASE)
 _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\-]*)\s*\?\s*$"
                           # "what preference data did they train on, ultrafeedback?": one guess after the question
-                          r"|^\W*(?:which|what)\b[^,?]*\s(?:on|in|with|from|use|used|using)\s*,\s*([A-Za-z][\w.\-]*)\s*\?\s*$",
-                          re.IGNORECASE)
+                          r"|^\W*(?i:which|what)\b[^,?]*\s(?i:on|in|with|from|use|used|using)\s*,\s*"
+                          r"([A-Za-z][\w.\-]*)\s*\?\s*$")
 # One name at the end, after a preposition ("Does it work with Mamba?"): missing when no indexed abstract has it.
 _LONE = re.compile(r"\b(?:with|on|to|against|for|in|using|via|like)\s+([A-Z][A-Za-z0-9.\-]{2,})\s*\?+\s*$")
 _ASKING = frozenset("what which how why who where when whats is are does do did can could would should".split())
