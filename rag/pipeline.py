@@ -53,7 +53,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     reference = (implicit(resolve(asked, turn.table, names.title_words, names.named_papers,
                                   names.mentioned_words), turn.table, retriever.papers)
                  if turn.table else Reference(ReferenceKind.NONE, question=without_switch(asked)))
-    # "the Decision Pre-Trained Transformer one – …": a paper called by its title's words, none on the table: new
+    # "the Decision Pre-Trained Transformer one – …": called by title words none on the table holds: a new subject
     if turn.table and (titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (
             p := retriever.papers.get(pid))]) or about_elsewhere(turn.question, reference, retriever, settings)):
         reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
