@@ -241,7 +241,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it
         held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")
         # Only a question for a figure or a named thing ("How many GPU hours …?") asks for a fact an abstract may lack
-        specific = (aspect(asked) is Aspect.DATA or aspect(asked) is Aspect.RESULT and asks_figure(asked)) and not (
+        specific = ((kind := aspect(asked)) is Aspect.DATA or kind is Aspect.RESULT and asks_figure(asked)) and not (
             reported(asked, [s.text for e in turn.evidence for s in e.sentences]))  # (the sentences split already)
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
