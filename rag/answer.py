@@ -75,7 +75,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     each paper named, a list one line per paper, a choice the pick and the sentence deciding it."""
     sources = sources_for(evidence)
     if decision.refused:
-        return Answer(question=question, text=refusal_text(decision), refused=True, citations=[], sources=sources)
+        return Answer(question=question, text=refusal_text(decision), refused=True, citations=[], sources=sources,
+                      about=list(decision.about))
     wanted = aspect(question)
     if kind is QuestionKind.CHOICE and len(decision.chosen) >= 2:
         first = sorted(decision.chosen, key=lambda item: item[0] != decision.pick)  # the pick leads the table

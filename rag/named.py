@@ -38,12 +38,15 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
         pieces = re.split(r",\s*(?:and\s+)?|\s+(?:and|vs\.?|versus)\s+|;", clause)
         papers: list[str] = []
         for piece in pieces if len(pieces) >= 2 else []:
-            words = stems({w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS)
+            plain = {w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS
+            words = stems(plain)
             named = stems({n.lower() for n in names_in(piece)})  # ("ARPG … a KV cache": ARPG, not TRIM-KV's cache)
-            titles = {pid: stems(title_words(pid)) for pid in candidates if pid not in papers}
-            overlap = {pid: (len(named & title), len(words & title)) for pid, title in titles.items()}
+            titles = {pid: title_words(pid) for pid in candidates if pid not in papers}
+            # a word beginning a longer title word counts last ("the rain model": RainPro-8's "rainfall")
+            overlap = {pid: (len(named & stems(title)), len(words & stems(title)), sum(
+                any(t.startswith(w) for t in title) for w in plain if len(w) >= 4)) for pid, title in titles.items()}
             best = max(overlap, key=lambda pid: overlap[pid], default=None)
-            if best is not None and overlap[best][1] > 0:
+            if best is not None and (overlap[best][1] or overlap[best][2]):
                 papers.append(best)
         if len(papers) >= 2:
             return papers
@@ -155,7 +158,7 @@ def _listed(shown: Shown, count: int) -> bool:
     that many ("which of the two …" after a comparison of two is about those two, not an enumeration before it)."""
     from rag.question import wants_comparison
 
-    return not shown.refused and len(shown.listed) == count and (_searches(shown.question) or count > 1 and (
+    return shown.stands and len(shown.listed) == count and (_searches(shown.question) or count > 1 and (
         wants_comparison(shown.question)))
 
 
@@ -164,7 +167,7 @@ def recent(table: list[Shown], count: int) -> list[str]:
     list question's answer is its sources in order (the user asked for papers and sees them all): "the two" after
     "Which papers reduce the KV cache?" are its first two sources, even when the answer cited only one."""
     papers: list[str] = []
-    for shown in (shown for shown in reversed(table) if not shown.refused):
+    for shown in (shown for shown in reversed(table) if shown.stands):
         latest = not papers
         papers += [pid for pid in shown.listed if pid not in papers]
         if len(papers) < count and latest and _searches(shown.question):
@@ -177,7 +180,7 @@ def recent(table: list[Shown], count: int) -> list[str]:
 def subject(table: list[Shown]) -> str:
     """The paper the chat is about: the latest answer's first paper, unless that answer was a list holding the paper a
     turn before it answered about alone ("Are there other papers on tracing …?" after three turns on SIGMark)."""
-    answered = [shown for shown in table if not shown.refused and shown.listed]
+    answered = [shown for shown in table if shown.stands and shown.listed]
     latest = answered[-1].listed
     alone = next((shown.listed[0] for shown in reversed(answered[:-1]) if len(shown.listed) == 1), None)
     return alone if len(latest) > 1 and alone in latest else latest[0]

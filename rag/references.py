@@ -92,8 +92,9 @@ class Reference:
 
 
 def last_answered(table: list[Shown]) -> Shown | None:
-    """The most recent turn that answered (a refusal shows papers but puts none on the table)."""
-    return next((shown for shown in reversed(table) if not shown.refused and shown.listed), None)
+    """The most recent turn that answered (a refusal shows papers but puts none on the table, unless it names the
+    papers it was asked about: "The abstract of DPT does not mention …" leaves DPT the subject)."""
+    return next((shown for shown in reversed(table) if shown.stands and shown.listed), None)
 
 
 def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
@@ -118,7 +119,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     positioned = pieces[1] if len(pieces) == 2 else None
     for shown in (shown for shown in reversed(table) if not enumerated):  # (a refused turn's enumeration counts)
         found = user_order(shown.question, [*every, *named_in(shown.question)], title_words)
-        if found or (not shown.refused and len(shown.listed) >= 2):
+        if found or (shown.stands and len(shown.listed) >= 2):
             several, enumerated = shown, found
             break
     # (A choice's answer leads with its pick; positions still count in the order the papers were numbered.)
@@ -127,8 +128,10 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     listed = last.listed
     ellipsis = _ELLIPSIS.match(question)
     asked = question  # what a reference is read from: the user's words
-    if ellipsis:  # the fragment asks the last question again, of something else
-        question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"), last.query or last.question)
+    if ellipsis:  # the fragment asks the last question answered again, of something else
+        asked_last = next((shown for shown in reversed(table) if not shown.refused and shown.listed), last)
+        question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"),
+                                     asked_last.query or asked_last.question)
     # (or its last sentence, after what the user needs: "I can't fine-tune anything. Which one should I look at?")
     asks_choice = bool(asks_which(asked) or asks_which(re.split(r"(?<=[.!])\s+", asked.strip())[-1]))
     choice = asks_choice and len(listed) >= 2

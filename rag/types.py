@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from rag.charts import CollectionGroup, CollectionStats  # (re-exported: a collection answer's chart)
 from rag.paper import Paper
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ class Decision:
     missing: list[Missing] = field(default_factory=list)  # the question's qualifiers no chosen paper holds
     reason: str = ""  # a refusal's own wording, when it can say what is not there ("… does not mention “GPU”")
     discussed: list[int] = field(default_factory=list)  # "Which other papers …": listed ones the last answer gave
+    about: list[str] = field(default_factory=list)  # a refusal naming the papers asked about: still the chat's subject
 
 
 @dataclass
@@ -139,33 +141,6 @@ class Source:
 
 
 @dataclass
-class CollectionGroup:
-    label: str
-    count: int
-    paper_ids: list[str]
-    kind: str = "area"  # "area", "topic" (a cluster of the paper vectors), "none" (papers without an area)
-
-
-@dataclass
-class CollectionStats:
-    """A collection answer's chart: groups of papers (a click narrows to a group's papers)."""
-
-    kind: str  # the question's: "areas" | "count" | "trends"
-    total: int  # indexed papers
-    groups: list[CollectionGroup]
-    topic: str | None = None
-    matched: list[str] = field(default_factory=list)  # the papers mentioning the topic (count, trends)
-    method: str = ""  # how groups and matches were made, in words
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CollectionStats:
-        return cls(**{**data, "groups": [CollectionGroup(**group) for group in data.get("groups", [])]})
-
-
-@dataclass
 class Answer:
     question: str
     text: str
@@ -185,6 +160,7 @@ class Answer:
     corrections: dict[str, str] = field(default_factory=dict)  # question word (a typo) → corpus word searched for
     chart: CollectionStats | None = None  # a question about the collection: papers per group (in JSON if set)
     missing: list[str] = field(default_factory=list)  # a near-miss: the qualifiers no source holds ("speech")
+    about: list[str] = field(default_factory=list)  # a refusal's papers it names as not stating it (``Decision``)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -212,16 +188,22 @@ class Shown:
     cited: list[str] = field(default_factory=list)  # paper ids in the order the answer cited them (a list's order)
     refused: bool = False
     query: str = ""  # what that turn searched for (its standalone form)
+    about: list[str] = field(default_factory=list)  # refused, naming these papers ("… of DPT does not mention …")
 
     @property
     def listed(self) -> list[str]:
         """The papers in the order the user saw them answered: the cited ones, else the sources."""
-        return self.cited or self.sources
+        return self.cited or self.about or self.sources
+
+    @property
+    def stands(self) -> bool:
+        """On the table: answered, or refused naming the papers asked about (which the user then calls "it")."""
+        return not self.refused or bool(self.about)
 
     @classmethod
     def of(cls, answer: Answer) -> Shown:
         return cls(answer.question, [s.paper_id for s in answer.sources], [c.paper_id for c in answer.citations],
-                   answer.refused, answer.query)
+                   answer.refused, answer.query, list(answer.about))
 
 
 @dataclass

@@ -211,7 +211,7 @@ def not_stated(turn: Turn, papers: list[Paper], missing: list[str], says: str = 
     if papers and missing:
         listed = [p.short_name for p in papers]
         many = len(listed) > 1
-        turn.decision.refused, turn.decision.chosen = True, []
+        turn.decision.refused, turn.decision.chosen, turn.decision.about = True, [], [p.paper_id for p in papers]
         turn.decision.reason = says.format(
             abstracts="abstracts" if many else "abstract", verb="do" if many else "does",
             papers=" and ".join([", ".join(listed[:-1]), listed[-1]] if many else listed),

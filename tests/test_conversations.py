@@ -3,7 +3,7 @@ written blind, tests/data/blind_dialogues_a.yaml): each test fails without the r
 
 from __future__ import annotations
 
-from rag.chat import ChatSession
+from rag.chat import ChatSession, Exchange
 
 REVEAL, T1, LYRA, OMNI_VIEW = "q56ZI1Co43", "tBkLWfmugI", "tIVCfVnIHo", "pDu6u9cnEB"
 BIOLOGY, METAMUSE, RAINPRO = "h46b75c8bd2fb", "h25382f415cbb", "hfed3db123a90"
@@ -266,3 +266,18 @@ def test_a_search_lists_every_paper_an_enumerated_example_or_its_bracketed_examp
 def test_a_search_finding_one_paper_says_more_than_one_line_of_it(engine) -> None:
     (rain,) = _chat(engine, "any papers on rain forecasting")
     assert cited(rain) == [RAINPRO] and "satellite" in rain.text  # its second sentence, on its data sources
+
+
+def test_a_refusal_naming_the_paper_keeps_it_the_subject_across_a_reload(engine) -> None:
+    from ui.history import StoredTurn
+
+    DPT, PBFM = "t6roJiPN6Y", "hfebd26d11d8c"
+    questions = ["any papers on in-context RL, where a pretrained transformer picks up new tasks without updates?",
+                 "which papers in this set use flow matching at all?",
+                 "back to the DPT one - which environment suites did they train and test on, D4RL? Meta-World?"]
+    answers = _chat(engine, *questions)
+    assert answers[1].citations[0].paper_id == PBFM and answers[2].refused and answers[2].about == [DPT]
+    saved = [StoredTurn.from_json(StoredTurn.from_answer(a).to_json()).to_answer({}) for a in answers]
+    chat = ChatSession(engine, backend="extractive", turns=[Exchange(a.question, a) for a in saved])  # reopened
+    compared = chat.ask("How would you contrast it against ReVeal on how each one generalizes?")
+    assert set(cited(compared)) == {DPT, REVEAL}  # "it": DPT, which the refusal named, not PBFM

@@ -556,3 +556,23 @@ def test_a_paper_set_against_its_own_baselines_is_the_last_paper(question: str) 
 def test_a_question_going_on_with_and_as_leans_on_the_last_paper() -> None:
     found = ref("and as more of the code gets masked?", [ONE])
     assert (found.kind, found.paper_ids) == (ReferenceKind.PRONOUN, ["sig"])
+
+
+def test_a_refusal_naming_the_paper_asked_about_leaves_it_the_subject() -> None:
+    # "back to the DPT one - which environment suites …?" refused as "The abstract of DPT does not mention …":
+    # "it" next is DPT, not the first paper of the list before; an ellipsis still asks the last answered question.
+    refused = Shown("back to the sigmark one - which codecs, H.264?", sources=["sig"], refused=True, about=["sig"])
+    assert ref("How would you contrast it against Tactic?", [LIST, refused]).paper_ids[0] == "sig"
+    plain = Shown("Any papers on federated learning?", sources=["jig", "d2f"], refused=True)  # names no paper
+    assert last_answered([LIST, plain]) is LIST and last_answered([LIST, refused]) is refused
+    found = ref("What about MaskCO?", [LIST, refused])
+    assert found.kind is ReferenceKind.ELLIPSIS and "H.264" not in found.question
+
+
+def test_a_piece_calling_a_paper_by_the_start_of_a_title_word_names_it_in_order() -> None:
+    from rag.named import user_order
+
+    words = {"rain": {"rainfall", "rainpro-8", "estimate"}, "scsf": {"eigenvalue", "chebyshev"}}
+    # "the rain model" is RainPro-8 ("rainfall"); the question after the two does not reorder them by "estimates"
+    assert user_order("Between the rain model and the eigenvalue one, which would give me uncertainty estimates?",
+                      ["scsf", "rain"], lambda pid: words[pid]) == ["rain", "scsf"]

@@ -57,6 +57,7 @@ class StoredTurn:
     compare_ids: list[str] = field(default_factory=list)
     corrections: dict[str, str] = field(default_factory=dict)
     chart: CollectionStats | None = None
+    about: list[str] = field(default_factory=list)  # a refusal's papers (``Answer.about``)
 
     @classmethod
     def from_answer(cls, answer: Answer, compare_ids: list[str] | None = None) -> StoredTurn:
@@ -66,6 +67,7 @@ class StoredTurn:
             sources=list(answer.sources),
             evidence_sentences={k: list(v) for k, v in answer.evidence_sentences.items()},
             compare_ids=list(compare_ids or []), corrections=dict(answer.corrections), chart=answer.chart,
+            about=list(answer.about),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -74,7 +76,7 @@ class StoredTurn:
             "backend": self.backend, "citations": [c.to_json() for c in self.citations],
             "sources": [s.to_json(abstract=False) for s in self.sources], "evidence_sentences": self.evidence_sentences,
             "compare_ids": self.compare_ids, "corrections": self.corrections,
-        } | ({"chart": self.chart.to_json()} if self.chart else {})
+        } | ({"chart": self.chart.to_json()} if self.chart else {}) | ({"about": self.about} if self.about else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StoredTurn:
@@ -87,6 +89,7 @@ class StoredTurn:
             compare_ids=[str(p) for p in data.get("compare_ids", [])],
             corrections={str(k): str(v) for k, v in (data.get("corrections") or {}).items()},
             chart=CollectionStats.from_json(data["chart"]) if data.get("chart") else None,
+            about=[str(p) for p in data.get("about", [])],
         )
 
     def to_answer(self, papers: dict[str, Paper]) -> Answer:
@@ -95,7 +98,7 @@ class StoredTurn:
         return Answer(question=self.question, text=self.answer, refused=self.refused, citations=list(self.citations),
                       sources=sources, backend=self.backend, notice=self.notice,
                       evidence_sentences={k: list(v) for k, v in self.evidence_sentences.items()},
-                      corrections=dict(self.corrections), chart=self.chart)
+                      corrections=dict(self.corrections), chart=self.chart, about=list(self.about))
 
 
 @dataclass
