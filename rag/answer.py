@@ -101,7 +101,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     asked = frozenset(stems(content_words(question)))
     plans = [plan_paper(n, item, as_asked if n in of_each else wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON),
-                        result_too=overview, figure_too=wanted is Aspect.RESULT,  # ("what gains do they report, …?")
+                        result_too=overview or kind is QuestionKind.SINGLE and wanted is Aspect.WHY,  # (its finding)
+                        figure_too=wanted is Aspect.RESULT,  # ("what gains do they report, …?")
                         reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
                         release_asked=asks_release(question), defines=defined_name(question),
                         verb=asked_verb(question))

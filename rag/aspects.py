@@ -48,7 +48,8 @@ _ASPECTS = (
                                 re.I)),
     # "What is their main finding?": what the authors found, as a "why" question's answer is.
     # ("… what role do they actually play?": what the authors found they do)
-    (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|root\s+cause|reason|"
+    (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|(?:is|are)\s+causing|"
+                            r"root\s+cause|reason|"
                             r"what\s+roles?\s+(?:do|does|did)\b|"
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
                             r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
@@ -59,6 +60,7 @@ _ASPECTS = (
                                 r"(?:problem|issue|limitation|challenge|gap)s?\s+(?:does|do|did)\b)", re.I)),
     (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
                                r"mechanism|approach|method|technique|components?|architecture|idea|trained|"
+                               r"building\s+blocks?|"
                                r"training|objective|loss|works?|exploit\w*|algorithm|strategy|design)\b", re.I)),
 )
 
@@ -66,8 +68,9 @@ _ASPECTS = (
 def aspect(question: str) -> Aspect:
     """What the question asks of a paper, by its words (the first rule in ``_ASPECTS`` that fits); of a question after
     what sets it up ("VeriEquivBench and OR-PRM both say the existing datasets are bad. What's the problem in each
-    case?"), what the question itself asks, if it says."""
-    said = re.split(r"(?<=[.!])\s+(?=[A-Z])", question.strip())
+    case?", "the paper that claims to beat AR models on speed - what's the trick?"), what the question itself asks,
+    if it says."""
+    said = re.split(r"(?<=[.!])\s+(?=[A-Z])|\s[–—-]\s+(?=(?i:what|how|which|why|who)\b)", question.strip())
     # (Not "… Is there a paper on that?": the whole turn says what about the paper answers it.)
     if len(said) > 1 and said[-1].endswith("?") and (asked := _aspect(said[-1])) not in (Aspect.ANY, Aspect.WHICH):
         return asked

@@ -49,6 +49,10 @@ BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("
 # alternative hypotheses." → "Most notably, we challenge the claim that …").
 _SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?notably|for\s+(?:example|instance)|"
                          r"concretely|namely|more\s+precisely|in\s+detail)\b")
+# What the paper does about the sentence before ("Our key insight is that … necessitates explicit guidance …. To this
+# end, we propose a … framework that …"): how it acts on it.
+_ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
+                      r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b)")
 # An enumeration running on into the next sentence ("… contains two novelties: 1) … . 2) Eliminating …"): its rest.
 _LIST_OPENS = re.compile(r"(?:^|[\s:;,])(?:1\)|\(1\)|\(i\)|i\))\s")
 _LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
@@ -202,8 +206,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     # (What is at stake often follows the problem it leans on: "… is required to trace …. This is critical to …")
     # (… and one that goes on about the lead's subject with a word of the question the lead lacks: "we update the
     # pruned parameters under a rotation constraint. This constrained update preserves …" for "what does it preserve?")
+    # (… and, asked how, what the paper does about the lead: "… necessitates explicit guidance …. To this end, …")
     if after is not None and after not in rest and (
-            _SPELLS_OUT.match(after.text) or leans_back(after.text) and (
+            _SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and _ACTS_ON.match(after.text) or leans_back(
+                after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
@@ -222,6 +228,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     rest += [s for s in in_order if count and s.position not in at and {s.position - 1, s.position + 1} <= at
              and roles[s.position - 1] == roles[s.position] == roles[s.position + 1]]
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
+    if wanted is Aspect.WHY and result is not None and result in rest:  # "what is causing the gap?": what they found
+        shown = [result, *(s for s in shown if s is not result)]
     return PaperPlan(n, evidence, _quotes(shown, evidence.sentences, evidence.hit.paper.acronyms))
 
 

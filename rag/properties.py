@@ -145,10 +145,19 @@ _BEST_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:worked|works
 _BEST = re.compile(r"\b(?:most\s+(?:substantial|significant|effective)|best|outperform\w*|surpass\w*|superior|"
                    r"highest|strongest)\b", re.I)
 
+# "and as more of the code is taken away?", "what happens as the context grows?": a trend, which the sentence saying how
+# a result moves with it answers ("performance degrades rapidly as n increases").
+_TREND_ASKED = re.compile(r"^\W*(?:(?:and|so|but)\s+)?(?:as|when|if)\s+(?:(?:the|it|they)\s+)?(?:more|fewer|less|larger|"
+                          r"longer|bigger|smaller|harder)\b|\bas\s+(?:the\s+)?(?:[\w-]+\s+){0,3}(?:grows?|increases?|"
+                          r"gets?\s+(?:larger|longer|bigger|harder)|scales?\s+up)\b|\bwhat\s+happens\s+(?:to\s+(?:[\w-]+\s+)"
+                          r"{0,3})?(?:as|when)\b", re.I)
+_TREND = re.compile(r"\bas\s+(?:[\w-]+\s+){0,3}(?:increases?|grows?|decreases?|rises?|scales?)\b|\bdegrad\w*|"
+                    r"\b(?:with|for)\s+(?:increasing|growing|more|larger|longer)\b", re.I)
+
 
 def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     """What tells a sentence reporting the measured property the question asks for, if it asks for one: the model's
-    size, which of its variants worked best, a count ("how many approved drugs …?": a number before "drugs"), or
+    size, which of its variants worked best, how a result moves with something (a trend), a count ("how many approved drugs …?": a number before "drugs"), or
     (``result``: it asks how much, not how) a speedup, memory or cost saving with a figure ("the acceleration can be
     more than 50×" answers "speedup numbers?" without "speedup")."""
     from rag.asks import count_written
@@ -158,6 +167,8 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
         return lambda sentence: bool(_SIZE.search(sentence))
     if _BEST_ASKED.search(question):
         return lambda sentence: bool(_BEST.search(sentence))
+    if _TREND_ASKED.search(question):
+        return lambda sentence: bool(_TREND.search(sentence))
     if counted := count_written(question):  # "how many approved drugs …?": "430 FDA-approved drugs"
         return lambda sentence: bool(counted.search(sentence))
     if asked:

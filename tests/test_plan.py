@@ -89,6 +89,9 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("Massive activations in DiTs: what role do they actually play?", Aspect.WHY),  # what the authors found
     ("what harms is it meant to counter?", Aspect.PROBLEM),  # why the work is needed
     ("the 2nd one - what was actually wrong with the data people trained on before?", Aspect.PROBLEM),  # not data
+    ("what are its main building blocks?", Aspect.METHOD),  # its components
+    ("what do they say is causing the gap?", Aspect.WHY),
+    ("the paper claiming to beat AR models on speed - why does it matter?", Aspect.PROBLEM),  # what comes after a dash
 ])
 def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
     assert aspect(question) is expected
@@ -219,7 +222,18 @@ def test_a_why_question_also_shows_what_the_authors_found() -> None:
                 "Our main finding is that implicit models rely more on token-level cues.",
                 "Code is available online."]
     plan = plan_paper(1, _abstract_evidence(abstract, [0.70, 0.68, 0.25, 0.10]), Aspect.WHY, 1, 0.3, result_too=True)
-    assert any("token-level cues" in q.text for q in plan.quotes)
+    assert "token-level cues" in plan.quotes[0].text  # what they found leads, however the others echo the question
+
+
+def test_a_how_question_led_by_an_insight_goes_on_to_what_the_paper_does_about_it() -> None:
+    abstract = ["We introduce ARPG, a visual autoregressive model.",
+                "Our key insight is that random-order modeling necessitates guidance for the next position.",
+                "To this end, we propose a decoupled decoding framework that separates positional guidance.",
+                "ARPG reaches an FID of 1.83."]
+    evidence = _abstract_evidence(abstract, [0.20, 0.50, 0.18, 0.10], title="ARPG: Randomized Parallel Decoding")
+    shown = [q.sentences[0].position for q in plan_paper(1, evidence, Aspect.METHOD, 1, 0.3).quotes]
+    assert shown[:2] == [1, 2]
+    assert 2 not in [q.sentences[0].position for q in plan_paper(1, evidence, Aspect.RESULT, 1, 0.3).quotes]
 
 
 def test_where_the_code_is_is_shown_only_when_it_answers() -> None:

@@ -36,6 +36,10 @@ def test_a_measured_property_asked_for_tells_the_sentence_reporting_it() -> None
     assert count is not None and count("Experiments on 430 FDA-approved drugs showed …") and not count("Drugs help.")
     assert reports("how big is it, and what did they test it on", result=False) is not None  # "it": the model
     assert reports("how big is the gain?", result=False) is None
+    trend = reports("and as more of the code is taken away?", result=False)  # a trend: how a result moves with it
+    assert trend is not None and trend("We find that performance degrades rapidly as n increases.")
+    assert not trend("Agents are given a codebase with key functions masked out.")
+    assert reports("what happens as the context grows?", result=False) is not None
     assert reports("mCLM 用什么单位来表示分子？模型有多少参数？", result=False) is not None  # in Chinese too
 
 
