@@ -52,15 +52,15 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         # (Not with e5's crowded scores, where the floor says nothing.)
         ranks = 0 if shape.multilingual else rules.list_top_ranks
         # A paper holding a name the question asks about ("Which papers work with TikZ code?", "… report results on
-        # GSM8K?", where one naming it among other benchmarks scores low) is listed; one using a rarer term of it
-        # verbatim ("… touch on the KV cache?"), whenever its best sentence is not far off; one using a field's words
-        # when the list asks for the field by name ("… about chemistry?", ``rag.fields``), always; the paper retrieved
+        # ImageNet?") or using a rarer term of it verbatim ("… touch on the KV cache?") is listed whenever its best
+        # sentence is not far off (one short sentence naming the term scores low); one using a field's words when the
+        # list asks for the field by name ("… about chemistry?", ``rag.fields``), always; the paper retrieved
         # first for an alternative the question offers ("… watermarking or tracing where …"), whenever it clears the
         # floor.
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
             n <= ranks and (e.best_score >= rules.min_list_evidence or not name_found and e.best_score >= max(
                 rules.min_evidence, rules.list_top_relative_cut * top))) or (
-            e.names_found or e.terms_found and e.best_score >= rules.list_relative_cut * rules.min_sentence) or (
+            (e.names_found or e.terms_found) and e.best_score >= rules.list_relative_cut * rules.min_sentence) or (
             any(t.startswith(FIELD) for t in e.terms_found)) or (
             e.hit.part is not None and e.best_score >= rules.min_evidence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself

@@ -44,7 +44,8 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
             titles = {pid: title_words(pid) for pid in candidates if pid not in papers}
             # a word beginning a longer title word counts last ("the rain model": RainPro-8's "rainfall")
             overlap = {pid: (len(named & stems(title)), len(words & stems(title)), sum(
-                any(t.startswith(w) for t in title) for w in plain if len(w) >= 4)) for pid, title in titles.items()}
+                any(t.startswith(w) for t in title) for w in plain if len(w) >= 4 and not stems({w}) <= stems(title)))
+                for pid, title in titles.items()}
             best = max(overlap, key=lambda pid: overlap[pid], default=None)
             if best is not None and (overlap[best][1] or overlap[best][2]):
                 papers.append(best)

@@ -53,6 +53,10 @@ _SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?n
 # end, we propose a … framework that …"): how it acts on it.
 _ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
                       r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b)")
+# What the authors found, as a finding or a cause ("Our main finding … is that …"), not how well it worked
+# ("Extensive experiments demonstrate that DG consistently improves …").
+_FINDING = re.compile(r"\b(?:findings?|(?:we|they|authors)\s+(?:\w+\s+){0,2}(?:find|found)\s+that|root\s+cause|because|"
+                      r"due\s+to|caused\s+by|attribut\w*\s+to|stems?\s+from)\b", re.I)
 # An enumeration running on into the next sentence ("… contains two novelties: 1) … . 2) Eliminating …"): its rest.
 _LIST_OPENS = re.compile(r"(?:^|[\s:;,])(?:1\)|\(1\)|\(i\)|i\))\s")
 _LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
@@ -122,7 +126,9 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
     if (cue is not None and (its_role is not Role.BACKGROUND or wanted is Aspect.PROBLEM)
             and cue.search(_LINK.sub("", sentence.text))):
         score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY, Aspect.PROBLEM) else CUE_BONUS
-    if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER:
+    # (… and, asked how it works, what is wrong with earlier work: "what are its main building blocks?")
+    if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER or (
+            its_role is Role.PROBLEM and wanted is Aspect.METHOD):
         score -= BACKGROUND_PENALTY
     if reports is not None and reports(sentence.text):
         score += STRONG_CUE_BONUS
@@ -228,8 +234,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     rest += [s for s in in_order if count and s.position not in at and {s.position - 1, s.position + 1} <= at
              and roles[s.position - 1] == roles[s.position] == roles[s.position + 1]]
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
-    if wanted is Aspect.WHY and result is not None and result in rest:  # "what is causing the gap?": what they found
-        shown = [result, *(s for s in shown if s is not result)]
+    if wanted is Aspect.WHY and result is not None and result in rest and _FINDING.search(result.text):
+        shown = [result, *(s for s in shown if s is not result)]  # "what is causing the gap?": what they found
     return PaperPlan(n, evidence, _quotes(shown, evidence.sentences, evidence.hit.paper.acronyms))
 
 

@@ -99,11 +99,10 @@ def test_a_chinese_list_keeps_its_best_paper_when_the_e5_cut_passes_over_it() ->
 
 
 def test_a_list_names_every_paper_holding_the_name_it_asks_about() -> None:
-    # "Which papers work with TikZ code?": TikZilla's best sentence (0.41) is under the list floor (0.45); "… report
-    # results on GSM8K?": TRIM-KV names it among five benchmarks, its best sentence 0.20. A paper without it is not.
+    # "Which papers work with TikZ code?": TikZilla's best sentence (0.41) is under the list floor (0.45).
     evidence = [_evidence("davinci", 0.47, ["TikZ"]), _evidence("tikzilla", 0.41, ["TikZ"]),
-                _evidence("code", 0.40), _evidence("among", 0.20, ["TikZ"]), _evidence("other", 0.20)]
-    assert _chosen(evidence, "list") == ["davinci", "tikzilla", "among"]
+                _evidence("code", 0.40), _evidence("unquotable", 0.20, ["TikZ"])]
+    assert _chosen(evidence, "list") == ["davinci", "tikzilla"]
 
 
 def test_a_list_keeps_a_paper_using_a_rarer_term_of_the_question_verbatim() -> None:

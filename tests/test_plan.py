@@ -90,6 +90,7 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("what harms is it meant to counter?", Aspect.PROBLEM),  # why the work is needed
     ("the 2nd one - what was actually wrong with the data people trained on before?", Aspect.PROBLEM),  # not data
     ("what are its main building blocks?", Aspect.METHOD),  # its components
+    ("the code masking benchmark - what exactly does an agent get as input in each task?", Aspect.DATA),  # no score
     ("what do they say is causing the gap?", Aspect.WHY),
     ("the paper claiming to beat AR models on speed - why does it matter?", Aspect.PROBLEM),  # what comes after a dash
 ])
@@ -223,6 +224,9 @@ def test_a_why_question_also_shows_what_the_authors_found() -> None:
                 "Code is available online."]
     plan = plan_paper(1, _abstract_evidence(abstract, [0.70, 0.68, 0.25, 0.10]), Aspect.WHY, 1, 0.3, result_too=True)
     assert "token-level cues" in plan.quotes[0].text  # what they found leads, however the others echo the question
+    abstract[2] = "Extensive experiments demonstrate that implicit models improve results."  # how well: no cause
+    plan = plan_paper(1, _abstract_evidence(abstract, [0.70, 0.68, 0.25, 0.10]), Aspect.WHY, 1, 0.3, result_too=True)
+    assert plan.quotes[0].sentences[0].position == 0 and any("Extensive" in q.text for q in plan.quotes)
 
 
 def test_a_how_question_led_by_an_insight_goes_on_to_what_the_paper_does_about_it() -> None:

@@ -128,19 +128,6 @@ class TestRetriever:
         assert "dpt" in names.title_words("d")  # "the DPT paper"
         assert "obscuro" in names.title_words("o") and "fow" not in names.title_words("d")
 
-    def test_a_capitalised_word_no_lexicon_knows_is_a_name_mid_sentence(self) -> None:
-        from rag.retrieval.names import NameIndex
-        from rag.settings import Settings
-        from rag.types import Paper
-
-        papers = [Paper("v", "A Benchmark for Verified Code", "Programs in Dafny, with Python tests.", "x:1"),
-                  Paper("o", "Other Work", "Python code generation.", "x:2")]
-        settings = Settings()
-        names = NameIndex({p.paper_id: p for p in papers}, None, settings.retrieval, settings.decision)  # no BM25
-        assert names.distinctive_names("checking whether LLM-written Dafny code is right") == ["Dafny"]
-        # not a word the lexicon knows ("Python"), nor one opening the question
-        assert names.distinctive_names("Dafny or Python: which papers?") == []
-
 
 def test_an_acronym_is_spelled_out_as_the_corpus_defines_it() -> None:
     from rag.retrieval.acronyms import AcronymExpander

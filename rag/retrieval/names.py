@@ -103,16 +103,15 @@ class NameIndex:
         return 0 < len(self.papers_mentioning(name)) <= self.retrieval.distinctive_name_papers
 
     def distinctive_names(self, query: str) -> list[str]:
-        """Names in the question only a handful of papers contain: its names, a paper called by such a word ("the
-        rainfall one"), a phrase in quotes, a capitalised word no lexicon knows mid-sentence ("LLM-written Dafny")."""
+        """Names in the question that only a handful of papers contain, a paper called by such a word ("the
+        rainfall one", "the jigsaw paper") and a phrase in quotes that only a handful contain."""
         from rag.question import names_in
 
         called = [w for m in _CALLED.finditer(query) for w in m.group(1).split()
                   if len(w) >= 4 and w.lower() not in _NOT_CALLED and (  # (of several: a coined or a title word)
                       w == m.group(1) or "-" in w or not word_readings(w.lower()) or self._own_title_word(w))]
         quoted = [phrase.strip() for m in _QUOTED.finditer(query) for phrase in m.groups() if phrase]
-        proper = [w for w in re.findall(r"(?<=[\w,;:] )[A-Z][a-z]{3,}\b", query) if not word_readings(w.lower())]
-        return [n for n in dict.fromkeys([*names_in(query), *called, *quoted, *proper]) if self.is_distinctive(n)]
+        return [n for n in dict.fromkeys([*names_in(query), *called, *quoted]) if self.is_distinctive(n)]
 
     def _own_title_word(self, word: str) -> bool:
         """The one paper mentioning ``word`` has it in its title ("the only llm compression paper" does not call the
@@ -182,6 +181,7 @@ class NameIndex:
     def names_elsewhere(self, question: str, paper_ids: list[str]) -> bool:
         """The question names something none of ``paper_ids`` is called by ("SIGMark" beside "these two")."""
         from rag.question import names_in
+
         held = set().union(*(self.title_words(pid) for pid in paper_ids))
         return any(name.lower() not in held for name in names_in(question))
 
