@@ -154,10 +154,16 @@ _TREND_ASKED = re.compile(r"^\W*(?:(?:and|so|but)\s+)?(?:as|when|if)\s+(?:(?:the
 _TREND = re.compile(r"\bas\s+(?:[\w-]+\s+){0,3}(?:increases?|grows?|decreases?|rises?|scales?)\b|\bdegrad\w*|"
                     r"\b(?:with|for)\s+(?:increasing|growing|more|larger|longer)\b", re.I)
 
+# "what are its main building blocks?": the sentences bringing in a part of the method ("we further design a Segment
+# Group-Ordering module (SGO)", "… using a Global set of … keys (GF-PRC)").
+_PARTS_ASKED = re.compile(r"\b(?:building\s+blocks?|components?|modules?|ingredients?|main\s+parts|key\s+pieces)\b", re.I)
+_PART = re.compile(r"\b(?:modules?|components?|building\s+blocks?)\b|\b(?:design|introduc|propos|us|employ|develop)\w*\b"
+                   r"[^.;]*\([A-Z][\w-]*\)", re.I)
+
 
 def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     """What tells a sentence reporting the measured property the question asks for, if it asks for one: the model's
-    size, which of its variants worked best, how a result moves with something (a trend), a count ("how many approved drugs …?": a number before "drugs"), or
+    size, which of its variants worked best, how a result moves with something (a trend), its parts, a count ("how many approved drugs …?": a number before "drugs"), or
     (``result``: it asks how much, not how) a speedup, memory or cost saving with a figure ("the acceleration can be
     more than 50×" answers "speedup numbers?" without "speedup")."""
     from rag.asks import count_written
@@ -169,6 +175,8 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
         return lambda sentence: bool(_BEST.search(sentence))
     if _TREND_ASKED.search(question):
         return lambda sentence: bool(_TREND.search(sentence))
+    if _PARTS_ASKED.search(question):
+        return lambda sentence: bool(_PART.search(sentence))
     if counted := count_written(question):  # "how many approved drugs …?": "430 FDA-approved drugs"
         return lambda sentence: bool(counted.search(sentence))
     if asked:

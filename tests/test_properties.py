@@ -40,6 +40,10 @@ def test_a_measured_property_asked_for_tells_the_sentence_reporting_it() -> None
     assert trend is not None and trend("We find that performance degrades rapidly as n increases.")
     assert not trend("Agents are given a codebase with key functions masked out.")
     assert reports("what happens as the context grows?", result=False) is not None
+    parts = reports("what are its main building blocks?", result=False)  # the sentences bringing in its parts
+    assert parts is not None and parts("To enhance robustness, we further design a Segment Group-Ordering module (SGO).")
+    assert parts("We generate the noise using a Global set of Frame-wise PseudoRandom Coding keys (GF-PRC).")
+    assert not parts("Artificial Intelligence Generated Content (AIGC), particularly video, is spreading.")
     assert reports("mCLM 用什么单位来表示分子？模型有多少参数？", result=False) is not None  # in Chinese too
 
 
