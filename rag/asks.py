@@ -248,7 +248,7 @@ def bare_comparison(question: str) -> bool:
 # (a new list question).
 _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*|(?:of|between|among)\s+(?:the|these|"
                      r"those|them|both)\b[^,?]{0,20},?\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
-                     r"(?:(?:which|who)\b(?!\s+(?:\w+\s+)?(?:papers|works|studies"
+                     r"(?:(?:which|who)\b(?!\s+(?:(?!one\b)\w+\s+)?(?:papers|works|studies"  # ("which one works …")
                      r"|articles|ones))(?:\s+(?:of\s+(?:them|these|those|the\s+\w+|both)|one|is|would|should|needs"
                      r"|uses|has|does|gives|makes|requires|works|scales|runs|seems|looks|performs|releases|was|did"
                      r"|can|could)\b)|whose\s+(?!papers\b))"  # ("… whose abstract reports the lower FID?")

@@ -44,7 +44,9 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           "exact exactly precise precisely specific actual "  # ("the exact FID")
                           "real realistic practical little "  # ("… for real cloud systems?", "a little data")
                           # and words that pick one out rather than say which ("a given image", "a concrete figure")
-                          "given certain particular arbitrary concrete whole entire typical".split())
+                          "given certain particular arbitrary concrete whole entire typical "
+                          # and ones saying it is the usual kind ("as good as a normal RM?", "a standard transformer")
+                          "normal standard regular usual ordinary conventional plain vanilla classic common".split())
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,8 @@ _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
 _COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to|respectively)\b", re.IGNORECASE)
+# "and versus the jigsaw paper, what kind of supervision does each need?": the subject against the paper it names
+_VERSUS = re.compile(r"^\W*(?:(?:and|but|ok(?:ay)?|so|now)\W+)?(?:versus|vs\.?|compared\s+(?:to|with)|against)\s", re.I)
 _OTHER = re.compile(r"\bthe\s+other\s+(?:one|paper|method|model|approach|work)\b", re.IGNORECASE)
 # "both", "the two", "which of the three": as many papers as it says.
 _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
@@ -182,7 +184,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if len(new := named_ahead(asked, named_in, every)) == 1 and not wants_comparison(asked):  # "VeriEquivBench - …"
         return Reference(ReferenceKind.PARTIAL_NAME, new, question)
-    if singular and len(own) == 1 and own[0] not in listed and (wants_comparison(asked) or _COMPARATIVE.search(asked)):
+    if (singular or _VERSUS.match(asked)) and len(own) == 1 and own[0] not in listed and (
+            wants_comparison(asked) or _COMPARATIVE.search(asked)):
         return Reference(ReferenceKind.PARTIAL_NAME, [listed[0], *own], question)  # "How is its approach … from MoH?"
     if (choice or plural) and len(listed) > _OVERVIEW:  # "Which of the papers …" after a survey of the collection
         return Reference(ReferenceKind.NONE, question=question)

@@ -576,3 +576,14 @@ def test_a_piece_calling_a_paper_by_the_start_of_a_title_word_names_it_in_order(
     # "the rain model" is RainPro-8 ("rainfall"); the question after the two does not reorder them by "estimates"
     assert user_order("Between the rain model and the eigenvalue one, which would give me uncertainty estimates?",
                       ["scsf", "rain"], lambda pid: words[pid]) == ["rain", "scsf"]
+
+
+def test_which_one_works_is_a_choice_and_versus_a_name_sets_the_subject_against_it() -> None:
+    from rag.asks import asks_which
+
+    assert asks_which("which one works on video?") and not asks_which("which recent works study video?")
+    # "and versus the jigsaw paper, …": the paper discussed last against the one it names, though it names no pronoun
+    trim = Shown("What is TRIM-KV?", sources=["trim"], cited=["trim"])
+    found = resolve("and versus the veriequiv paper, what kind of supervision does each need?", [trim], title_words,
+                    _names("veriequiv"))
+    assert (found.kind, found.paper_ids) == (ReferenceKind.PARTIAL_NAME, ["trim", "veriequiv"])
