@@ -39,7 +39,7 @@ _ASPECTS = (
                                r"compared\s+(?:to|with)\s+baselines?|fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
                                r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|report|score|(?:obtain|get)"
-                               r"(?![^?.]*\bfrom\b|\s+as\b)))"  # (not "where does each get its signal from?", "… get as input?")
+                               r"(?![^?.]*\bfrom\b|\s+as\b)))"  # (not "where does each get it from?", "… get as input?")
                                r"\b", re.I)),
     # "Why does provenance tracing matter?": why the work is needed, which the motivation says, not a finding.
     (Aspect.PROBLEM, re.compile(r"^\W*(?:\w+\s*,\s*)?why\b.*\b(?:matters?|important|needed|necessary|crucial|worth\w*)"

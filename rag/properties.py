@@ -163,9 +163,10 @@ _PART = re.compile(r"\b(?:modules?|components?|building\s+blocks?)\b|\b(?:design
 
 def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     """What tells a sentence reporting the measured property the question asks for, if it asks for one: the model's
-    size, which of its variants worked best, how a result moves with something (a trend), its parts, a count ("how many approved drugs …?": a number before "drugs"), or
-    (``result``: it asks how much, not how) a speedup, memory or cost saving with a figure ("the acceleration can be
-    more than 50×" answers "speedup numbers?" without "speedup")."""
+    size, which of its variants worked best, how a result moves with something (a trend), the method's parts, a count
+    ("how many approved drugs …?": a number before "drugs"), or (``result``: it asks how much, not how) a speedup,
+    memory or cost saving with a figure ("the acceleration can be more than 50×" answers "speedup numbers?" without
+    "speedup")."""
     from rag.asks import count_written
 
     asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
