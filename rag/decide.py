@@ -61,13 +61,13 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
             n <= ranks and (e.best_score >= rules.min_list_evidence or not name_found and e.best_score >= max(
                 rules.min_evidence, rules.list_top_relative_cut * top))) or (
             (e.names_found or e.terms_found) and e.best_score >= rules.list_relative_cut * rules.min_sentence) or (
-            any(t.startswith(FIELD) for t in e.terms_found)) or (
+            _fielded(e)) or (
             e.hit.part is not None and e.best_score >= rules.min_evidence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself
             chosen = [max(numbered, key=lambda item: item[1].best_score)]
         # A list asking for a field or a property ("any papers on speeding up autoregressive image generation?"): the
         # papers using the field's words or claiming the property first, so that "the top two" are two that do.
-        chosen.sort(key=lambda item: not any(t.startswith(FIELD) for t in item[1].terms_found))
+        chosen.sort(key=lambda item: not _fielded(item[1]))
         # No paper fits well enough to be listed: nothing to list ("Are there papers on federated learning?").
         return Decision(refused=not chosen, chosen=chosen, sentences_per_paper=1)
     named = [(n, e) for n, e in numbered if e.names_found]
@@ -85,6 +85,11 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
     chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (n, e) in best_named or (n, e) == first]
     chosen = chosen[: rules.max_answer_papers]
     return Decision(refused=False, chosen=chosen, sentences_per_paper=rules.sentences_per_paper)
+
+
+def _fielded(evidence: Evidence) -> bool:
+    """The paper uses the words of a field the list asks for by name (``rag.fields``)."""
+    return any(t.startswith(FIELD) for t in evidence.terms_found)
 
 
 def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,

@@ -93,10 +93,12 @@ class Reference:
     choice: bool = False  # asks to pick among the papers ("which of them …")
 
 
-def last_answered(table: list[Shown]) -> Shown | None:
+def last_answered(table: list[Shown], refusals: bool = True) -> Shown | None:
     """The most recent turn that answered (a refusal shows papers but puts none on the table, unless it names the
-    papers it was asked about: "The abstract of DPT does not mention …" leaves DPT the subject)."""
-    return next((shown for shown in reversed(table) if shown.stands and shown.listed), None)
+    papers it was asked about: "The abstract of DPT does not mention …" leaves DPT the subject; not with
+    ``refusals`` False, for the last question answered)."""
+    return next((shown for shown in reversed(table) if (shown.stands if refusals else not shown.refused)
+                 and shown.listed), None)
 
 
 def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
@@ -131,7 +133,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     ellipsis = _ELLIPSIS.match(question)
     asked = question  # what a reference is read from: the user's words
     if ellipsis:  # the fragment asks the last question answered again, of something else
-        asked_last = next((shown for shown in reversed(table) if not shown.refused and shown.listed), last)
+        asked_last = last_answered(table, refusals=False) or last
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"),
                                      asked_last.query or asked_last.question)
     # (or its last sentence, after what the user needs: "I can't fine-tune anything. Which one should I look at?")
