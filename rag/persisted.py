@@ -7,7 +7,7 @@ index now keeps beside its Chroma data (``IndexStore.files_dir``):
 * ``bm25/``: the BM25 index (bm25s ``save``), with the k1/b it was built with;
 * ``sentences.npy`` / ``titles.npy``: the sentence (MiniLM) and title (e5) vector matrices, and a small JSON
   each of their rows' paper ids, texts, positions and roles (``roles.role``), in Chroma's order;
-* ``words.json``: each paper's words for exact-name lookups (``names.paper_words``);
+* ``words.json``: each paper's words for exact-name lookups (``titles.paper_words``);
 * ``meta.json``: written last: which generation, row counts, and the hash of the code the texts come from.
 
 They are written at ingest into the new generation before it goes live (and, by an ingest with nothing to
@@ -59,7 +59,7 @@ def write(store: IndexStore, generation: int, settings: Settings) -> Path | None
     of Chroma would get, in the same order). None for a Chroma server."""
     import numpy as np
 
-    from rag.retrieval.names import paper_words
+    from rag.retrieval.titles import paper_words
     from rag.retrieval.rankers import SentenceIndex, build_bm25
 
     target = store.files_dir(generation)

@@ -5,7 +5,9 @@ not: it is read as the corpus word it almost spells, and the answer says so. Wha
 an English dictionary (the frequency list shipped with ``symspellpy``): a dictionary word ("horse",
 "coral") is a real word the abstracts lack and stays unknown; any other word is corrected to the
 nearest corpus word by SymSpell (edit distance 1, or 2 for words of 8+ letters), if one is common
-enough in the corpus that the fix is not itself a one-off string.
+enough in the corpus that the fix is not itself a one-off string. A paper's own name ("FutureFill", "Tactic")
+is in one paper only, yet a typo of it ("FuturFill", "Tactik") means that paper: names are entries whatever their
+count, and a fix to one is written as the paper writes it.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ class Speller:
 
     symspell: Any
     rules: DecisionSettings  # spelling_min_length / _min_papers / _long_word
+    names: dict[str, str]  # a paper's name in lower case → as the paper writes it ("futurefill" → "FutureFill")
 
     @classmethod
-    def from_texts(cls, texts: Iterable[str], rules: DecisionSettings) -> Speller:
-        """``texts``: each paper's words, lower case and space-separated (~2.5 s for 4,300 papers)."""
+    def from_texts(cls, texts: Iterable[str], rules: DecisionSettings, names: Iterable[str] = ()) -> Speller:
+        """``texts``: each paper's words, lower case and space-separated (~2.5 s for 4,300 papers); ``names``: the
+        names papers give themselves, as written."""
         from collections import Counter
 
         from symspellpy import SymSpell
@@ -50,7 +54,11 @@ class Speller:
             # A shorter word is out of reach: typos are 5+ letters, 1 edit away.
             if len(word) >= rules.spelling_min_length - 1:
                 symspell.create_dictionary_entry(word, count)  # (8+ letters may be 2 edits away: still 6+)
-        return cls(symspell, rules)
+        cased = {name.lower(): name for name in names if name.isalpha() and len(name) >= rules.spelling_min_length}
+        for word in cased:  # (made as common as the threshold: entries below it are never suggested)
+            if (lacking := rules.spelling_min_papers - papers_using[word]) > 0:
+                symspell.create_dictionary_entry(word, lacking)
+        return cls(symspell, rules, cased)
 
     def correction(self, word: str) -> str | None:
         """The corpus word a non-dictionary ``word`` is a typo of, or None (a real word, or no close one)."""
@@ -62,7 +70,8 @@ class Speller:
         distance = 2 if len(word) >= self.rules.spelling_long_word else 1
         # Closest distance first, then the word most papers use.
         found = self.symspell.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance)
-        return found[0].term if found and found[0].term != word else None
+        fix = found[0].term if found and found[0].term != word else None
+        return self.names.get(fix, fix) if fix else None
 
 
 def apply_corrections(text: str, corrections: dict[str, str]) -> str:

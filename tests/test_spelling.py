@@ -41,6 +41,27 @@ class TestSpeller:
         assert text == "watermarking of wtermarking-free video"
 
 
+class TestNames:
+    def test_a_typo_of_a_name_one_paper_gives_itself_is_that_name_as_written(self) -> None:
+        speller = Speller.from_texts([*CORPUS, "futurefill fast generation"], DecisionSettings(),
+                                     names=["FutureFill", "TRIM-KV", "Tactic"])
+        assert speller.correction("FuturFill") == "FutureFill"  # one paper uses it: still a name
+        assert speller.correction("Tactik") == "Tactic"
+        assert speller.correction("TRIMKVV") is None  # (a name with a hyphen is matched without one: not a typo here)
+        assert speller.correction("tokeniser") is None  # plain words keep their threshold
+
+    def test_the_index_reads_a_misspelt_name_and_an_acronym_of_a_titles_name(self, seed_index) -> None:
+        from rag.engine import Engine
+
+        engine = Engine(Settings(index_dir=seed_index, backend="extractive"))
+        typo = engine.ask("What does FuturFill speed up?")
+        assert not typo.refused and typo.corrections == {"futurfill": "FutureFill"}
+        assert typo.citations[0].paper_id == "t5GUEuIsxR"
+        coined = engine.ask("What does the SBM paper do?")  # "Spectral Bellman Method: …", written nowhere as SBM
+        assert not coined.refused and coined.corrections == {"sbm": "Spectral Bellman Method"}
+        assert coined.citations[0].paper_id == "tHmiydOQhn"
+
+
 class TestMisspell:
     def test_one_deterministic_error_keeping_the_first_letter(self) -> None:
         first = misspell("q-1", "Which papers study watermarking of videos?", known=lambda word: False)

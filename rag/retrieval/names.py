@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from rag.coref import acronym_words, common_acronym
 from rag.nearmiss import word_readings
 from rag.retrieval.rankers import BM25Ranker
+from rag.retrieval.titles import COINED, own_names, paper_words, title_initialisms, title_names
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
 from rag.tokens import QUESTION_WORDS, content_words, squash, stems, topic_phrases, word_forms
 from rag.types import Hit, Paper
 
-
-# "we propose TRIM-KV", "we introduce MaskCO, a …", "termed SPRM": a name the paper gives its own method.
-_COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|term|coin)\w*\s+"
-                     r"(?:(?!(?:to|on|with|for|in|and|than|over)\b)\w+,?\s+){0,3}?([A-Z][\w.\-]*[A-Z0-9][\w.\-]*)")
 
 _ACRONYM = r"(?=\w*[A-Z])[A-Za-z][A-Za-z0-9]*[A-Z0-9]"  # "MLLM", "dLLM", "sLM": an acronym, perhaps lower-case first
 _HYPHENATED = rf"{_ACRONYM}-{_ACRONYM}"  # two joined by a hyphen ("EX-RM", "IM-RM"): one name in either number
@@ -45,6 +42,7 @@ class NameIndex:
         self.decision = decision
         self._mentions: dict[str, list[str]] = {}
         self._speller: Speller | None = None
+        self._initialisms: dict[str, str] | None = None
         self._title_words: dict[str, set[str]] = {}
         self._title_counts: Counter[str] | None = None
         self._plain_titles: dict[str, str] | None = None
@@ -81,7 +79,8 @@ class NameIndex:
         ("reinforcement learning from verifiable rewards", an acronym's long form, not its runs of topic words)."""
         found = {}
         for term in [*topic_phrases(question), *(w.lower() for w in whole)]:
-            ids = {pid for form in {term, f"{term}s", term.removesuffix("s"), term.removesuffix("es")} if form
+            forms = {term, f"{term}s", term.removesuffix("s"), term.removesuffix("es"), term.replace("-", " ")}
+            ids = {pid for form in forms if form
                    for pid in self.papers_mentioning(form)}
             if ids and len(ids) <= share * len(self.papers):
                 found[term] = ids | self._titled(term)
@@ -168,7 +167,7 @@ class NameIndex:
         # Names it gives itself (in its title, an acronym it defines, one it proposes), not the datasets and models it
         # mentions: "FID on ImageNet 256?" does not name the paper that alone writes "ImageNet".
         own = {n.lower() for n in names_in(paper.title)} | {a.lower() for a in paper.acronyms}
-        own |= {m.group(1).lower() for m in _COINED.finditer(paper.text)}
+        own |= {m.group(1).lower() for m in COINED.finditer(paper.text)}
         words |= self.mentioned_words(paper.paper_id) & own
         if paper.given_name:  # "Obscuro", from "_Obscuro_ is the first …"
             words.add(paper.given_name.lower())
@@ -267,8 +266,14 @@ class NameIndex:
         if not words:
             return {}
         if self._speller is None:  # built on the first unknown word, not at load: most questions have none
-            self._speller = Speller.from_texts(self.words.values(), self.decision)
-        return {word: fix for word in words if (fix := self._speller.correction(word))}
+            self._speller = Speller.from_texts(self.words.values(), self.decision, own_names(self.papers.values()))
+        return {word: fix for word in words if (fix := self._speller.correction(word) or self._initials_of(word))}
+
+    def _initials_of(self, word: str) -> str | None:
+        """"SBM" for "Spectral Bellman Method: …" (``titles.title_initialisms``)."""
+        if self._initialisms is None:
+            self._initialisms = title_initialisms(self.papers.values())
+        return self._initialisms.get(word.lower()) if len(word) >= 3 else None
 
 
 _GENERIC_TAILS = frozenset("model models method methods approach approaches technique techniques network networks "
@@ -277,24 +282,3 @@ _GENERIC_TAILS = frozenset("model models method methods approach approaches tech
 
 def _title_tokens(title: str) -> list[str]:
     return [w for w in re.findall(r"[\w\-]+", title.lower()) if len(w) >= 4 and w not in QUESTION_WORDS]
-
-
-def paper_words(papers: dict[str, Paper]) -> dict[str, str]:
-    """Each paper's words without case or punctuation, for exact-name lookups (~2 s for 4,300 papers)."""
-    return {pid: word_forms(f"{p.title} {p.search_text}") for pid, p in papers.items()}
-
-
-def title_names(papers: Iterable[Paper], max_words: int) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Short names that titles give their method before a colon ("SIGMark: Scalable …" → sigmark), and the
-    first 2–``max_words`` words of titles without a colon, any of which may be the name."""
-    names: dict[str, list[str]] = {}
-    heads: dict[str, list[str]] = {}
-    for paper in papers:
-        head, colon, _ = paper.display_title.partition(":")
-        if colon and 0 < len(head.split()) <= max_words and len(squash(head)) >= 2:
-            names.setdefault(squash(head), []).append(paper.paper_id)
-        elif not colon:
-            words = head.split()
-            for size in range(2, min(max_words, len(words)) + 1):
-                heads.setdefault(squash(" ".join(words[:size])), []).append(paper.paper_id)
-    return names, heads
