@@ -171,7 +171,7 @@ def _named_quote(plan: PaperPlan) -> str:
 def _lower(text: str, plan: PaperPlan) -> str:
     """A sentence set after a comma: a common first word lower-cased ("The authors" → "the authors", "Focusing on"
     → "focusing on"), a name not (an acronym, a word of the paper's name or title: "Tactic is …")."""
-    first = text.split(" ", 1)[0]
+    first = text.split(" ", 1)[0].rstrip(",;:")  # ("Empirically, D2F …", "Remarkably, it …")
     named = re.findall(r"[a-z0-9]+", f"{plan.name} {plan.evidence.hit.paper.title}".lower())
     plain = first[1:].islower() and first.isalpha() and first.lower() not in named and bool(word_readings(
         first.lower()))

@@ -23,7 +23,8 @@ _ASPECTS = (
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
-                             r"models?\s+and\s+datasets?|evaluat\w*\s+(?:on|with))\b", re.I)),
+                             r"models?\s+and\s+(?:evaluation\s+)?data(?:sets?)?|evaluation\s+data|"
+                             r"evaluat\w*\s+(?:on|with))\b", re.I)),
     # "How does D2F make dLLMs faster?", "How do they reduce memory?": the mechanism, unless it asks how well.
     # (also after what sets it up: "OR-PRM and RGM both rely on PRMs - how does each get its supervision?")
     (Aspect.METHOD, re.compile(r"(?:^|[?:;]\s+|\s[–—-]\s)\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?how\s+(?:does|do|did|can|"
@@ -53,7 +54,8 @@ _ASPECTS = (
                             r"what\s+roles?\s+(?:do|does|did)\b|"
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
                             r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
-    (Aspect.PROBLEM, re.compile(r"\b(?:what\s+(?:problem|issue|limitation|challenge|gap|harm|risk|threat|danger)s?|"
+    (Aspect.PROBLEM, re.compile(r"\b(?:(?:what|which)\s+(?:[\w-]+\s+)?(?:problem|issue|limitation|challenge|gap|harm|"
+                                r"risk|threat|danger|bottleneck)s?|"
                                 r"what(?:['’]s|\s+(?:is|are|was|were))\s+(?:the\s+|their\s+|its\s+)?(?:main\s+|key\s+|"
                                 r"core\s+)?(?:problem|issue|limitation|challenge|gap)s?\b|"
                                 r"motivat\w*|"
@@ -70,11 +72,31 @@ def aspect(question: str) -> Aspect:
     what sets it up ("VeriEquivBench and OR-PRM both say the existing datasets are bad. What's the problem in each
     case?", "the paper that claims to beat AR models on speed - what's the trick?"), what the question itself asks,
     if it says."""
+    question = unabbreviated(question)
     said = re.split(r"(?<=[.!])\s+(?=[A-Z])|\s[–—-]\s+(?=(?i:what|how|which|why|who)\b)", question.strip())
     # (Not "… Is there a paper on that?": the whole turn says what about the paper answers it.)
     if len(said) > 1 and said[-1].endswith("?") and (asked := _aspect(said[-1])) not in (Aspect.ANY, Aspect.WHICH):
         return asked
+    # ("how does it stack up against D2F? mainly curious which bottleneck each one is going after": the afterthought)
+    after = re.split(r"(?<=\?)\s+", question.strip())
+    if len(after) > 1 and _CURIOUS.match(after[-1]) and (asked := _aspect(after[-1])) not in (Aspect.ANY, Aspect.WHICH):
+        return asked
     return _aspect(question)
+
+
+_CURIOUS = re.compile(r"^\W*(?:(?:mainly|mostly|really|just|especially|i'?m|i\s+am|(?:i\s+)?want\s+to\s+know|"
+                      r"curious|wondering|interested|asking)\W+)+(?:about\s+|in\s+)?(?:what|which|how|why|where|whether)\b",
+                      re.IGNORECASE)
+# What users shorten in a chat ("models + eval data?", "perf numbers?"): read as written out, for what is asked.
+_SHORTHAND = {"eval": "evaluation", "evals": "evaluations", "perf": "performance", "params": "parameters",
+              "expts": "experiments", "exps": "experiments", "expt": "experiment", "arch": "architecture",
+              "impl": "implementation", "hw": "hardware", "+": "and", "&": "and"}
+_SHORT = re.compile(r"(?<![\w+&-])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w+&-])", re.IGNORECASE)
+
+
+def unabbreviated(question: str) -> str:
+    """"models + eval data?" → "models and evaluation data?"."""
+    return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], question)
 
 
 def _aspect(question: str) -> Aspect:

@@ -6,12 +6,13 @@ Every backend phrases the same decision; none of them can overrule a refusal.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.fields import FIELD
 from rag.figures import by_figure
 from rag.settings import DecisionSettings
 from rag.tokens import content_words, stems
-from rag.types import Decision, Evidence, QuestionKind, QuestionShape
+from rag.types import Decision, Evidence, QuestionKind, QuestionShape, Shown
 
 
 def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,
@@ -157,6 +158,18 @@ def others_last(decision: Decision, discussed: list[str]) -> None:
     decision.chosen.sort(key=lambda item: item[1].hit.paper.paper_id in discussed)
     decision.discussed = [n for n, e in decision.chosen if e.hit.paper.paper_id in discussed]
     decision.refused = len(decision.discussed) == len(decision.chosen)
+
+
+def leave_out(decision: Decision, question: str, table: list[Shown], named_papers: Callable[[str], list[str]]) -> None:
+    """A list question's papers: the ones just discussed last ("Which other papers …"), and none it leaves out
+    ("… (ignoring the TikZ one)", the papers ``named_papers`` finds in what it leaves out)."""
+    from rag.named import others_than
+    from rag.question import left_out
+
+    others_last(decision, others_than(question, table))
+    excluded = named_papers(text) if (text := left_out(question)) else []
+    if excluded and (kept := [item for item in decision.chosen if item[1].hit.paper.paper_id not in excluded]):
+        decision.chosen = kept
 
 
 def in_topic_order(decision: Decision, question: str) -> None:

@@ -61,11 +61,12 @@ class Missing:
 def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> list[Missing]:
     """The question's qualifiers that no paper of ``papers`` holds and no indexed abstract has with the word they
     qualify."""
-    from rag.question import choice_query, without_likened
+    from rag.question import choice_query, without_examples, without_likened
 
     if not papers:
         return []
     question = without_likened(question)  # ("kind of BERT-style": what the user means, not a qualifier)
+    question = without_examples(question)  # ("… (TSP, bin packing, that sort of thing)": examples, none required)
     question = without_own_story(question)  # ("I keep hand-writing TikZ for my thesis …": why, not what is asked)
     question = choice_query(question)  # ("… instead of falling back on textbook heuristics": what it is not about)
     cased = _TOKEN_CASED.findall(without_where(question))

@@ -111,7 +111,7 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
         turn.shape.kind, turn.shape.parts = QuestionKind.CHOICE, titles
         # "… about text rather than images?": what it is not about would count for the paper about images.
         turn.query = choice_query(apply_corrections(turn.question, turn.corrections))
-    elif against_baselines(turn.question):  # "vs other AR models - speed?": the paper against its own baselines
+    elif against_baselines(turn.question, len(turn.on_table) == 1):  # "vs other AR models - speed?": against its own
         turn.shape.kind = QuestionKind.SINGLE
     elif (wants_comparison(turn.question) and retriever.names.names_elsewhere(turn.question, turn.on_table)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
@@ -218,8 +218,8 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         asks, items = len(own_topic_words(without_where(" ".join([turn.query, *spelled])))), listed_items(turn.query)
         terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
-                 if 2 * len(t.split()) >= asks or t in items} | field_terms(  # (an item of an enumeration is what
-            turn.query, retriever)  # the list asks; a field's words: ``fields``)
+                 if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(  # (an item of an
+            turn.query, retriever)  # enumeration is what the list asks; a field's words: ``fields``)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
@@ -230,7 +230,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``shape``, ``evidence`` and ``unknown_words``; writes ``decision`` and the retrieval time."""
     import time
 
-    from rag.decide import decide as decide_from_evidence, decide_on_table, in_asked_order, in_topic_order, others_last
+    from rag.decide import decide as decide_from_evidence, decide_on_table, in_asked_order, in_topic_order, leave_out
     from rag.unstated import on_last, unless_offered, unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
@@ -283,7 +283,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         in_topic_order(turn.decision, turn.corrected_question)  # ("…: X, and Y. Which paper covers each?")
     if turn.shape.kind is QuestionKind.LIST and not turn.decision.refused:  # "Which other papers …"
         in_asked_order(turn.decision, alternatives(turn.query))  # ("… on catalysis and on rainfall …")
-        others_last(turn.decision, others_than(turn.question, turn.table))
+        leave_out(turn.decision, turn.question, turn.table, retriever.names.named_papers)  # ("… (ignoring X)")
     turn.timings["retrieve"] = (time.perf_counter() - turn.started) * 1000
 
 

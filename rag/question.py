@@ -54,7 +54,8 @@ _LIST = re.compile(
     re.IGNORECASE)
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|differently|vs\.?|"
-                      r"versus|contrast|different\s+(?:from|than|to)|relates?\s+to|in\s+common)\b|比较|对比|区别|不同",
+                      r"versus|contrast|different\s+(?:from|than|to)|relates?\s+to|in\s+common|"
+                      r"(?:stack(?:s|ed)?|measures?)\s+up\s+(?:against|to|with))\b|比较|对比|区别|不同",
                       re.IGNORECASE)
 # "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it
 # compares.
@@ -111,8 +112,22 @@ def without_likened(question: str) -> str:
 
 # "which papers report a concrete speedup factor (like 3x or 10x)?": what the user would count, not what a paper must
 # say; "… introduce a new benchmark (not just a training dataset)?": what the papers are not
-_EXAMPLES = re.compile(r"\s*\((?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|excluding|"
-                       r"other\s+than|besides)\b[^()]*\)", re.IGNORECASE)
+# ("… (ignoring the TikZ one)": what it leaves out; "… problems (TSP, bin packing, LP/MIP modeling, that sort of
+# thing)?", "(building PRMs, analyzing RMs, improving verifiers...)": a list of examples, none of them required)
+_EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|excluding|"
+                       r"other\s+than|besides|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving\s+out|"
+                       r"but\s+not)\b[^()]*|[^()]*,[^()]*(?:\.\.\.|…|\betc\.?|\bthat\s+sort\s+of\s+thing|"
+                       r"\band\s+so\s+on|\bor\s+similar)\s*)\)", re.IGNORECASE)
+# What such a bracket or clause leaves out ("ignoring the TikZ one"): the papers it names are not listed
+_LEAVES_OUT = re.compile(r"\((?:except(?:\s+for)?|excluding|other\s+than|ignoring|apart\s+from|aside\s+from|"
+                         r"not\s+counting|leaving\s+out|but\s+not|not)\s+([^()]*)\)|,\s*(?:except(?:\s+for)?|excluding|ignoring|"
+                         r"apart\s+from|aside\s+from|not\s+counting|leaving\s+out|but\s+not)\s+([^,?.;!()]*)",
+                         re.IGNORECASE)
+
+
+def left_out(question: str) -> str:
+    """What a search says it leaves out ("which papers … (ignoring the TikZ one)?" → "the TikZ one")."""
+    return " ".join(part for m in _LEAVES_OUT.finditer(question) for part in m.groups() if part)
 
 
 # "… rather than GANs", ", not RL fine-tuning of LLMs": what a search leaves out, to the end of its clause

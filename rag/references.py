@@ -69,6 +69,15 @@ _ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\
                               r"\b(?:is|are)\s+there\b", re.IGNORECASE)
 _BASELINES = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
                         r"(?:other|existing|prior|previous|standard|usual|baselines?\b)", re.I)
+_PRIOR_WORK = re.compile(r"\b(?:differ\w*|different(?:ly)?|compared?|contrast(?:ed|s)?|improv\w*|better|new|"
+                         r"(?:stack(?:s|ed)?|measures?)\s+up)\s+"
+                         r"(?:from|than|to|with|over|on|against)\s+(?:the\s+|what\s+)?(?:earlier|prior|previous|"
+                         r"existing|traditional|conventional|classic(?:al)?|older|past|standard|usual|typical|"
+                         r"(?:was|were|people\s+did)\s+(?:done\s+)?before)\b", re.I)
+# "the LLM heuristic-generation paper, what does it do …?": "it" is the paper the question opens with
+_TOPIC_FIRST = re.compile(r"^\W*(?:(?:ok(?:ay)?|and|so|now|then|also)\W+)*(?:the|that|this)\s+[^,?]{1,60}?\b"
+                          r"(?:paper|one|work|method|study|model)\s*(?:,|:|\s[–—-])\s*(?:what|how|which|why|does|do|"
+                          r"did|is)\b", re.I)
 # "and what makes a task harder?": the same subject, asked on.
 _GOES_ON = re.compile(r"^\W*(?:and|also|plus)\W+(?:what|how|which|why|who|where|when|does|do|did|is|are|the|its|"
                       r"their|as|if|once|without)\b", re.I)  # ("and the speedup versus …?", "and as more of …?")
@@ -174,6 +183,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it ("how do
         # the best-of-n paper and this one differ in what they say …": "this one" is the last paper all the same).
         pointed = listed[:1] if singular and (weak or not plural) else listed if plural and not weak else []
+        pointed = [] if _TOPIC_FIRST.match(asked) and len(named) == 1 else pointed
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
         elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or choice) or (
@@ -202,9 +212,10 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     return Reference(ReferenceKind.NONE, question=question)
 
 
-def against_baselines(question: str) -> bool:
-    """"vs other AR models - speed and memory?", "and compared to the baselines?": the last paper against its own."""
-    return bool(_BASELINES.match(question))
+def against_baselines(question: str, anywhere: bool = False) -> bool:
+    """"vs other AR models - speed and memory?", "and compared to the baselines?": the last paper against its own;
+    ``anywhere``: also "what does it do differently from earlier LLM+evolutionary heuristic design?"."""
+    return bool(_BASELINES.match(question) or anywhere and _PRIOR_WORK.search(question))
 
 
 def without_switch(question: str) -> str:

@@ -88,11 +88,17 @@ def topic_phrases(question: str) -> list[str]:
     for piece in re.split(r"[,;:()]\s|\s[-–—/]\s|[()/]", search_text(topic_query(question)).lower()):
         runs.append([])
         for word in _WORD.findall(piece):
-            if word in QUESTION_WORDS:
+            if word in QUESTION_WORDS or word in _HEDGES:
                 runs.append([])
             else:
                 runs[-1].append(word)
-    return [" ".join(run) for run in runs if len(run) >= 2]
+    # (a hyphenated term standing alone is one too: "operations-research type problems")
+    return [" ".join(run) for run in runs if len(run) >= 2 or len(run) == 1 and _COMPOUND.fullmatch(run[0])]
+
+
+# "operations-research type problems", "BERT-style": words saying what kind of thing, not part of its term
+_HEDGES = frozenset("type types kind kinds sort sorts style stuff thing things".split())
+_COMPOUND = re.compile(r"[a-z]{3,}(?:-[a-z]{3,})+")
 
 
 def listed_items(question: str) -> set[str]:

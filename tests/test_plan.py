@@ -93,6 +93,10 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("the code masking benchmark - what exactly does an agent get as input in each task?", Aspect.DATA),  # no score
     ("what do they say is causing the gap?", Aspect.WHY),
     ("the paper claiming to beat AR models on speed - why does it matter?", Aspect.PROBLEM),  # what comes after a dash
+    ("models + eval data?", Aspect.DATA),  # chat shorthand, read written out
+    ("perf numbers?", Aspect.RESULT),
+    ("which bottleneck does each one target?", Aspect.PROBLEM),
+    ("how does it stack up against D2F? mainly curious which bottleneck each one is going after", Aspect.PROBLEM),
 ])
 def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
     assert aspect(question) is expected

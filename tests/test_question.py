@@ -237,11 +237,36 @@ def test_each_item_of_an_enumeration_is_a_term_of_its_own() -> None:
     ("which ones are about visual perception rather than generating images?", "which ones are about visual "
                                                                                 "perception?"),
     ("Which papers use diffusion, not GANs, for video?", "Which papers use diffusion, for video?"),
+    # examples listed in brackets ("…, that sort of thing", "…") and what a bracket leaves out
+    ("which papers tackle operations-research problems (TSP, bin packing, LP/MIP modeling, that sort of thing)?",
+     "which papers tackle operations-research problems?"),
+    ("which papers have reward models as a topic (building PRMs, analyzing RMs, improving verifiers...)?",
+     "which papers have reward models as a topic?"),
+    ("what's here on code generation? (ignoring the TikZ one)", "what's here on code generation?"),
 ])
 def test_a_searchs_examples_and_exclusions_in_brackets_are_not_searched_for(question: str, searched: str) -> None:
     from rag.question import without_examples
 
     assert without_examples(question) == searched
+
+
+@pytest.mark.parametrize("question, excluded", [
+    ("what's in here on LLM coding? (ignoring the TikZ one)", "the TikZ one"),
+    ("which papers use RL, except ReVeal?", "ReVeal"),
+    ("which papers use RL (like PPO)?", ""),  # examples are not left out
+])
+def test_what_a_list_question_leaves_out(question: str, excluded: str) -> None:
+    from rag.question import left_out
+
+    assert left_out(question) == excluded
+
+
+def test_a_hyphenated_term_standing_alone_is_a_term_and_hedge_words_end_one() -> None:
+    from rag.tokens import topic_phrases
+
+    assert topic_phrases("which papers tackle combinatorial optimization or operations-research type problems?") == [
+        "combinatorial optimization", "operations-research"]
+    assert topic_phrases("which papers do test-time scaling?") == ["test-time scaling"]
 
 
 @pytest.mark.parametrize("question, parts", [

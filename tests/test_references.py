@@ -134,6 +134,20 @@ class TestResolve:
             assert ref(question, table).paper_ids == ["trim", "tactic"]
         assert ref("What does Tactic do?", table).paper_ids == ["tactic"]  # not a comparison: only what it names
 
+    def test_it_after_a_paper_the_question_opens_with_is_that_paper(self) -> None:
+        table = [LIST]  # "it" is the jigsaw paper, compared with earlier work, not with the list's first paper
+        found = ref("ok and the jigsaw one, what does it do differently from earlier methods?", table)
+        assert found.paper_ids == ["jig"]
+        assert ref("How does it differ from the jigsaw one?", [LIST, ONE]).paper_ids == ["sig", "jig"]
+
+    def test_against_earlier_work_is_the_paper_against_its_own_baselines(self) -> None:
+        from rag.references import against_baselines
+
+        question = "what does it do differently from earlier LLM+evolutionary heuristic design?"
+        assert against_baselines(question, anywhere=True) and not against_baselines(question)
+        assert against_baselines("how does it stack up against existing methods?", anywhere=True)
+        assert not against_baselines("how does it differ from the jigsaw one?", anywhere=True)
+
     def test_their_after_one_paper_are_its_authors_not_the_papers_before_it(self) -> None:
         table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
         found = ref("What is their main finding?", table)
