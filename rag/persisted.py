@@ -39,7 +39,7 @@ FORMAT = 1
 MATRICES = ("sentences", "titles")
 # BM25's tokens and the name-lookup words are made by these modules: saved ones are current only for the
 # code that wrote them (any edit counts; the next `rag ingest` writes them again).
-_TEXT_CODE = ("tokens.py", "clean.py", "retrieval/rankers.py", "retrieval/names.py")
+_TEXT_CODE = ("tokens.py", "clean.py", "retrieval/rankers.py", "retrieval/names.py", "retrieval/titles.py")
 
 
 def text_code_hash() -> str:

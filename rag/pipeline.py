@@ -189,7 +189,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits``, ``shape``; writes ``evidence`` (a compared paper's: for its piece)."""
     from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence
     from rag.fields import field_terms
-    from rag.tokens import content_words, listed_items, without_where
+    from rag.tokens import content_words, listed_items, topic_asked
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
     named_papers = {n: retriever.acronyms.mentioning(n, names) for n in names.distinctive_names(turn.query)}
     # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym is
@@ -216,7 +216,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table))
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
-        asks, items = len(own_topic_words(without_where(" ".join([turn.query, *spelled])))), listed_items(turn.query)
+        asks, items = len(own_topic_words(topic_asked(" ".join([turn.query, *spelled])))), listed_items(turn.query)
         terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
                  if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(  # (an item of an
             turn.query, retriever)  # enumeration is what the list asks; a field's words: ``fields``)
@@ -252,7 +252,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                                         turn.corrected_question)  # (a choice for "the lower FID": the figures)
         unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)  # (or why)
     else:
-        missing = retriever.names.missing_names(turn.shape.names)
+        missing = retriever.names.missing_names(turn.shape.names, turn.said)
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
         if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE:

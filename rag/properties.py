@@ -45,6 +45,11 @@ _HEDGES = frozenset("roughly approximately overall broadly generally mostly main
 _CACHE: weakref.WeakKeyDictionary[HybridRetriever, dict] = weakref.WeakKeyDictionary()
 
 
+def written_property(word: str, text: str) -> bool:
+    """``word`` asks for a property ("faster") the ``text`` writes in its own words ("a 3.7× speedup")."""
+    return any(asked.fullmatch(word) and _WRITTEN[name].search(text) for name, asked in _ASKED.items())
+
+
 def properties_asked(text: str) -> tuple[list[str], list[list[str]]]:
     """The properties the text asks for and the other topic words of each of its "or" alternatives ("making
     generation/inference faster" → ["speed"], [["generation"], ["inference"]]): no words of reference, place ("in the

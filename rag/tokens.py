@@ -45,7 +45,8 @@ _FRAME = re.compile(
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
 # A hedge around a topic ("… deal with KV caches in some way?"): no topic word.
 HEDGE = (r"(?:in|of)\s+(?:some|any)\s+(?:way|form|shape|kind|sort|fashion|sense)|somehow|in\s+the\s+[a-z]+\s+sense|"
-         r"(?:in\s+)?one\s+(?:way|form|shape)\s+or\s+(?:another|the\s+other)|of\s+one\s+(?:kind|sort)\s+or\s+another")
+         r"(?:in\s+)?one\s+(?:way|form|shape)\s+or\s+(?:another|the\s+other)|of\s+one\s+(?:kind|sort)\s+or\s+another|"
+         r"at\s+all|(?:even\s+)?(?:in\s+passing|tangentially|remotely|briefly)")  # ("… at all, even in passing?")
 # "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back; nor
 # is a hedge.
 _WHERE = re.compile(r"\b(?:in|from|of|within|among|across|throughout)\s+(?:this|the|your|our)\s+(?:whole\s+|entire\s+)?"
@@ -68,6 +69,19 @@ def without_where(text: str) -> str:
     return _WHERE.sub(" ", text)
 
 
+# "broader question: …", "quick one - …": a preamble; ", e.g. sampling many candidates and picking one": examples
+_PREAMBLE = re.compile(r"^\W*(?:[\w-]+\s+){0,2}(?:question|q|one)\s*[:–—-]\s*", re.IGNORECASE)
+_EXAMPLE_TAIL = re.compile(r",\s*(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as)\s[^?;!]*",
+                           re.IGNORECASE)
+
+
+def topic_asked(text: str) -> str:
+    """What a question asks about, without where to look, a preamble or the examples it gives ("broader question:
+    which papers are about test-time scaling, e.g. sampling many candidates?" → "which papers are about test-time
+    scaling?")."""
+    return _EXAMPLE_TAIL.sub("", _PREAMBLE.sub("", without_where(text)))
+
+
 def content_words(text: str) -> set[str]:
     """Lower-cased topic words (keeping tokens such as ``trim-kv`` and ``3.5x`` whole)."""
     return {w for w in _WORD.findall(search_text(text).lower()) if w not in QUESTION_WORDS}
@@ -85,7 +99,7 @@ def topic_phrases(question: str) -> list[str]:
     runs: list[list[str]] = [[]]
     # (a list is no run: "TSP, bin packing, heuristic design" holds "bin packing" and "heuristic design"; nor are
     # alternatives: "the central vision / slowness study")
-    for piece in re.split(r"[,;:()]\s|\s[-–—/]\s|[()/]", search_text(topic_query(question)).lower()):
+    for piece in re.split(r"[,;:()]\s|\s[-–—/]\s|[()/]", _shared_head(search_text(topic_query(question)).lower())):
         runs.append([])
         for word in _WORD.findall(piece):
             if word in QUESTION_WORDS or word in _HEDGES:
@@ -94,6 +108,19 @@ def topic_phrases(question: str) -> list[str]:
                 runs[-1].append(word)
     # (a hyphenated term standing alone is one too: "operations-research type problems")
     return [" ".join(run) for run in runs if len(run) >= 2 or len(run) == 1 and _COMPOUND.fullmatch(run[0])]
+
+
+# "test-time / inference-time scaling", "image/video generation": two terms sharing their last word
+_SLASHED = re.compile(r"(?<![\w/-])([a-z][\w-]*)\s*/\s*([a-z][\w-]*)\s+([a-z][\w-]*)")
+
+
+def _shared_head(text: str) -> str:
+    """"test-time / inference-time scaling" → "test-time scaling / inference-time scaling"."""
+    def spread(m: re.Match[str]) -> str:
+        first, second, head = m.groups()
+        return m.group(0) if head in QUESTION_WORDS else f"{first} {head} / {second} {head}"
+
+    return _SLASHED.sub(spread, text)
 
 
 # "operations-research type problems", "BERT-style": words saying what kind of thing, not part of its term

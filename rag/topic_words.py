@@ -16,7 +16,8 @@ GENERIC_WORDS = frozenset("many much model models dataset datasets data method m
                           "baselines metric metrics performance code trained training train test tested main key "
                           "limitation limitations contribution contributions idea ideas work kind kinds type types "
                           "sort sorts big gain gains improvement improvements get gets got getting according improve "
-                          "improved improves problem problems tackle tackled tackles solve solved solves".split())
+                          "improved improves problem problems tackle tackled tackles solve solved solves deal deals "
+                          "dealing dealt".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
                          "reported reach reaches achieve achieves headline".split())

@@ -150,3 +150,22 @@ def test_what_the_user_tells_about_themselves_holds_no_qualifier(bm25):
     assert without_own_story(asked) == "What was wrong with earlier datasets?"
     assert without_own_story("Is there speech watermarking? I need it for audio.") == (  # the last sentence stays
         "Is there speech watermarking? I need it for audio.")
+    # a clause before ";" or a dash telling about the user, unless it asks or the rest points back at it
+    assert without_own_story("I'm serving Mistral-7B on one GPU; is there a paper on the KV cache?") == (
+        "is there a paper on the KV cache?")
+    assert without_own_story("my team uses PyTorch - any papers on faster sampling?") == "any papers on faster sampling?"
+    for kept in ("we use Llama-3 - does TRIM-KV support it?", "I'm looking for work on HyperQuokka - anything?"):
+        assert without_own_story(kept) == kept
+
+
+def test_a_property_the_paper_claims_in_its_own_words_is_held(bm25):
+    fast = paper("gtr", "GtR", "Generation then reconstruction gives a 3.7x speedup for masked autoregressive models.")
+    assert missing_qualifiers("Any papers on faster sampling for masked autoregressive models?", [fast], bm25) == []
+
+
+def test_a_name_only_the_users_own_story_gives_is_no_reason_to_refuse(engine):
+    asked = "I'm serving Mistral-7B on a single GPU and memory is tight; is there a paper on evicting KV cache tokens?"
+    answer = engine.ask(asked, backend="extractive")
+    assert not answer.refused and "qCaq3jGb0S" in {c.paper_id for c in answer.citations}
+    named = engine.ask("Does TRIM-KV evict tokens of Mistral-7B?", backend="extractive")  # asked of the paper: refused
+    assert named.refused and "Mistral-7B" in named.text

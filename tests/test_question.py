@@ -119,6 +119,14 @@ def test_lexical_text_keeps_names_and_numbers_whole() -> None:
     assert {"5_14x", "1_83", "2_389", "trimkv"} <= set(text.split())
 
 
+def test_hedges_say_nothing_of_the_topic() -> None:
+    from rag.topic_words import own_topic_words
+    from rag.tokens import without_where
+
+    asked = "which papers in the whole set deal with the KV cache at all, even in passing?"
+    assert own_topic_words(without_where(asked)) == {"kv", "cache"}
+
+
 @pytest.mark.parametrize("text, expected", [
     ("We use e.g. large models, i.e. LLMs. It works.", ["We use e.g. large models, i.e. LLMs.", "It works."]),
     ("See Fig. 3 for details. Next (Sec. 2) follows.", ["See Fig. 3 for details.", "Next (Sec. 2) follows."]),
@@ -267,6 +275,18 @@ def test_a_hyphenated_term_standing_alone_is_a_term_and_hedge_words_end_one() ->
     assert topic_phrases("which papers tackle combinatorial optimization or operations-research type problems?") == [
         "combinatorial optimization", "operations-research"]
     assert topic_phrases("which papers do test-time scaling?") == ["test-time scaling"]
+    # two terms sharing their last word across a slash
+    assert topic_phrases("which papers are about test-time / inference-time scaling?") == [
+        "test-time scaling", "inference-time scaling"]
+    assert topic_phrases("papers on image/video generation?") == ["image generation", "video generation"]
+
+
+def test_what_a_list_asks_leaves_out_a_preamble_and_examples() -> None:
+    from rag.tokens import topic_asked
+
+    assert topic_asked("broader question: which papers are about test-time scaling, e.g. sampling many candidates and "
+                       "picking one?") == "which papers are about test-time scaling?"
+    assert topic_asked("which one uses RL?") == "which one uses RL?"
 
 
 @pytest.mark.parametrize("question, parts", [
@@ -304,6 +324,7 @@ def test_what_a_choice_says_the_pick_is_not_about(question: str, negated: str) -
     ("How do the two papers use video diffusion models differently?", True),
     ("how does its worry about proxy-reward quality relate to the 'poor implicit reward model' paper?", True),
     ("What do the two have in common?", True),
+    ("how does it stack up against the D2F paper?", True),
 ])
 def test_a_comparison_the_paper_makes_is_no_request_to_compare_papers(question: str, wanted: bool) -> None:
     from rag.question import wants_comparison

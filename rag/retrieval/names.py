@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rag.coref import acronym_words, common_acronym
-from rag.nearmiss import word_readings
+from rag.nearmiss import without_own_story, word_readings
 from rag.retrieval.rankers import BM25Ranker
 from rag.retrieval.titles import COINED, own_names, paper_words, title_initialisms, title_names
 from rag.settings import DecisionSettings, RetrievalSettings
@@ -215,9 +215,12 @@ class NameIndex:
         by_id = {h.paper.paper_id: h for h in ranked}
         return [by_id[next(slots)] if h.paper.paper_id in order else h for h in ranked]
 
-    def missing_names(self, names: list[str]) -> list[str]:
-        """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part."""
+    def missing_names(self, names: list[str], question: str = "") -> list[str]:
+        """The names (``HyperQuokka``) that no indexed paper mentions, as a whole token or part by part; of the
+        ``question``'s, not those only its user's own story names ("I'm serving Mistral-7B …; is there …?")."""
         vocabulary = self.bm25.vocabulary
+        asked = without_own_story(question) if question else ""
+        names = [name for name in names if not asked or name in asked]
 
         def absent(name: str) -> bool:
             tokens = self.bm25.tokens(name)
