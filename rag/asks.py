@@ -269,3 +269,19 @@ _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},
 def asks_which(question: str) -> bool:
     """A choice among papers already discussed ("Which of them needs less memory?"), not a new list question."""
     return bool(_CHOICE.search(question))
+
+
+# "vs other AR models - speed?", "what does it do differently from earlier …?": the paper against its own baselines
+_BASELINES = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
+                        r"(?:other|existing|prior|previous|standard|usual|baselines?\b)", re.I)
+_PRIOR_WORK = re.compile(r"\b(?:differ\w*|different(?:ly)?|compared?|contrast(?:ed|s)?|improv\w*|better|new|"
+                         r"(?:stack(?:s|ed)?|measures?)\s+up)\s+"
+                         r"(?:from|than|to|with|over|on|against)\s+(?:the\s+|what\s+)?(?:earlier|prior|previous|"
+                         r"existing|traditional|conventional|classic(?:al)?|older|past|standard|usual|typical|"
+                         r"(?:was|were|people\s+did)\s+(?:done\s+)?before)\b", re.I)
+
+
+def against_baselines(question: str, anywhere: bool = False) -> bool:
+    """"vs other AR models - speed and memory?", "and compared to the baselines?": the last paper against its own;
+    ``anywhere``: also "what does it do differently from earlier LLM+evolutionary heuristic design?"."""
+    return bool(_BASELINES.match(question) or anywhere and _PRIOR_WORK.search(question))

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rag.alternatives import alternatives, each_alternative, search_each
-from rag.asks import asks_existence, bare_comparison, wants_others
+from rag.asks import against_baselines, asks_existence, bare_comparison, wants_others
 from rag.named import others_than
-from rag.references import against_baselines, points_back
+from rag.references import points_back
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
@@ -43,16 +43,15 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
     ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
-    from rag.references import Reference, ReferenceKind, implicit, last_answered, resolve, without_switch
+    from rag.references import Reference, ReferenceKind, implicit, last_answered, resolve
 
     turn.question = turn.question.strip()
     if not turn.question:
         raise RagError("the question is empty; ask something about the indexed papers")
     names, rules = retriever.names, settings.decision
     asked = frame_typos(turn.question)  # ("How is it diffrent from MoH?" compares, whatever the index holds)
-    reference = (implicit(resolve(asked, turn.table, names.title_words, names.named_papers,
-                                  names.mentioned_words), turn.table, retriever.papers)
-                 if turn.table else Reference(ReferenceKind.NONE, question=without_switch(asked)))
+    reference = implicit(resolve(asked, turn.table, names.title_words, names.named_papers, names.mentioned_words),
+                         turn.table, retriever.papers)  # (with nothing on the table: what it names, or nothing)
     # "the Decision Pre-Trained Transformer one – …": called by title words none on the table holds: a new subject
     if turn.table and (titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (
             p := retriever.papers.get(pid))]) or about_elsewhere(turn.question, reference, retriever, settings)):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rag.asks import asks_which, bare_comparison
+from rag.asks import against_baselines, asks_which, bare_comparison
 from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
@@ -56,6 +56,8 @@ _SINGULAR = re.compile(r"\b(?:its|it's)\b|\bit\b(?!\s*(?:[?.!,]|$))|(?<!\bdo\s)(
                        r"|\b(?:contrast|compare|comparing|contrasting|set)\s+(?:this|that)\b", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
+# "Is TRIM-KV better than Tactic …?": a choice between what it names
+_BETTER_THAN = re.compile(r"^\W*(?:is|are|does|do|would)\s+[^?]{1,60}?\b(?:\w+er|(?:more|less)\s+\w+)\s+than\b", re.I)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
 _COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to|respectively)\b", re.IGNORECASE)
 # "and versus the jigsaw paper, what kind of supervision does each need?": the subject against the paper it names
@@ -67,13 +69,6 @@ _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|
 # "Which papers use diffusion?", "Anything on video?": a new search, however few its words.
 _ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\s+(?:paper|work|study|method))\b|"
                               r"\b(?:is|are)\s+there\b", re.IGNORECASE)
-_BASELINES = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
-                        r"(?:other|existing|prior|previous|standard|usual|baselines?\b)", re.I)
-_PRIOR_WORK = re.compile(r"\b(?:differ\w*|different(?:ly)?|compared?|contrast(?:ed|s)?|improv\w*|better|new|"
-                         r"(?:stack(?:s|ed)?|measures?)\s+up)\s+"
-                         r"(?:from|than|to|with|over|on|against)\s+(?:the\s+|what\s+)?(?:earlier|prior|previous|"
-                         r"existing|traditional|conventional|classic(?:al)?|older|past|standard|usual|typical|"
-                         r"(?:was|were|people\s+did)\s+(?:done\s+)?before)\b", re.I)
 # "the LLM heuristic-generation paper, what does it do …?": "it" is the paper the question opens with
 _TOPIC_FIRST = re.compile(r"^\W*(?:(?:ok(?:ay)?|and|so|now|then|also)\W+)*(?:the|that|this)\s+[^,?]{1,60}?\b"
                           r"(?:paper|one|work|method|study|model)\s*(?:,|:|\s[–—-])\s*(?:what|how|which|why|does|do|"
@@ -117,15 +112,18 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     of a paper's title (its name, rare title words), for partial names ("the jigsaw one"); ``named_in(text)``: the
     indexed papers a text names, on the table or not, for the user's own enumerations ("take MetaMuse, MoH and
     OR-PRM in that order")."""
+    if (last := last_answered(table)) is None:
+        return _named_choice(question, named_in(question), title_words) or Reference(
+            ReferenceKind.NONE, question=without_switch(question))
     if _SWITCH.match(question):
         return Reference(ReferenceKind.SWITCH, question=without_switch(question))
-    if (last := last_answered(table)) is None:
-        return Reference(ReferenceKind.NONE, question=question)
     # Positions ("the second one", "#3") count in the latest turn that showed several papers; papers the user
     # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
     # "I'll look at VeriEquivBench and AutoExperiment. How many problems does the first one have?": this turn's own.
     every = list(dict.fromkeys(p for s in table for p in s.sources))
     own = named_in(question)  # the indexed papers this turn names, on the table or not
+    if not set(own) <= set(every) and (chosen := _named_choice(question, own, title_words)):
+        return chosen  # (papers not on the table, named to choose between)
     several, enumerated = last, user_order(question, [*every, *own], title_words)
     # "Take MetaMuse, MoH and OR-PRM in that order. Which problems does the first one …": what a position asks.
     pieces = re.split(r"(?<=[.:])\s+", question, maxsplit=1) if enumerated else []
@@ -193,6 +191,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         if pieces and len(enumerated) == 2 and wants_comparison(asked) and plural and not singular and {
                 *named, *own} <= {*enumerated}:  # "T1 vs the reflective generative model paper - both do …"
             papers = enumerated  # "both" are the two it names, not the last two papers
+        choice = choice or asks_choice or bool(_BETTER_THAN.match(asked))  # ("Which one …, TRIM-KV or Tactic?")
         return Reference(ReferenceKind.PARTIAL_NAME, papers, question, choice and len(papers) >= 2)
     if len(new := named_ahead(asked, named_in, every)) == 1 and not wants_comparison(asked):  # "VeriEquivBench - …"
         return Reference(ReferenceKind.PARTIAL_NAME, new, question)
@@ -212,10 +211,11 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     return Reference(ReferenceKind.NONE, question=question)
 
 
-def against_baselines(question: str, anywhere: bool = False) -> bool:
-    """"vs other AR models - speed and memory?", "and compared to the baselines?": the last paper against its own;
-    ``anywhere``: also "what does it do differently from earlier LLM+evolutionary heuristic design?"."""
-    return bool(_BASELINES.match(question) or anywhere and _PRIOR_WORK.search(question))
+def _named_choice(question: str, named: list[str], title_words: Callable[[str], set[str]]) -> Reference | None:
+    """"Which is faster, D2F or ARPG?", "Is TRIM-KV better than Tactic …?": a choice between the papers it names."""
+    if len(named) < 2 or not (asks_which(question) or _BETTER_THAN.match(question)):
+        return None
+    return Reference(ReferenceKind.PARTIAL_NAME, user_order(question, named, title_words) or named, question, True)
 
 
 def without_switch(question: str) -> str:

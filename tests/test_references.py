@@ -141,12 +141,24 @@ class TestResolve:
         assert ref("How does it differ from the jigsaw one?", [LIST, ONE]).paper_ids == ["sig", "jig"]
 
     def test_against_earlier_work_is_the_paper_against_its_own_baselines(self) -> None:
-        from rag.references import against_baselines
+        from rag.asks import against_baselines
 
         question = "what does it do differently from earlier LLM+evolutionary heuristic design?"
         assert against_baselines(question, anywhere=True) and not against_baselines(question)
         assert against_baselines("how does it stack up against existing methods?", anywhere=True)
         assert not against_baselines("how does it differ from the jigsaw one?", anywhere=True)
+
+    def test_a_first_question_naming_two_papers_to_choose_between_is_a_choice(self) -> None:
+        def named_in(text: str) -> list[str]:
+            return [pid for pid, words in WORDS.items() if any(w in text.lower() for w in words)]
+
+        for question in ("Which is faster, D2F or Tactic?", "Is Tactic faster than D2F?"):
+            found = resolve(question, [], title_words, named_in)
+            assert (found.kind, found.choice, set(found.paper_ids)) == (ReferenceKind.PARTIAL_NAME, True,
+                                                                        {"tactic", "d2f"})
+        assert resolve("What is Tactic?", [], title_words, named_in).kind is ReferenceKind.NONE
+        one = resolve("Which one needs less memory, TRIM-KV or Tactic?", [ONE], title_words, named_in)
+        assert one.choice and set(one.paper_ids) == {"trim", "tactic"}
 
     def test_their_after_one_paper_are_its_authors_not_the_papers_before_it(self) -> None:
         table = [Shown("What is TRIM-KV?", ["trim"], ["trim"]), Shown("And Tactic?", ["tactic"], ["tactic"])]
