@@ -105,7 +105,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                         figure_too=wanted is Aspect.RESULT,  # ("what gains do they report, …?")
                         reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
                         release_asked=asks_release(question), defines=defined_name(question),
-                        verb=asked_verb(question))
+                        verb=asked_verb(question), method_more=contrasted)
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

@@ -151,7 +151,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                method_too: bool = False, result_too: bool = False,
                reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
                lead_proposal: bool = False, release_asked: bool = False, defines: str = "",
-               figure_too: bool = False, verb: str = "") -> PaperPlan:
+               figure_too: bool = False, verb: str = "", method_more: bool = False) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -161,7 +161,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     (``release_asked``) with where the code is, if the abstract says ("is its code public, and how many …?");
     (``defines``) led by the sentence bringing in that name, when it is not the paper's own ("What is an EX-RM?":
     "… explicit reward models (EX-RMs) that apply a dedicated linear head …"); (``figure_too``, a question for
-    results) its first result with a figure, unless a sentence shown gives one; (``verb``) see ``fit``."""
+    results) its first result with a figure, unless a sentence shown gives one; (``verb``) see ``fit``;
+    (``method_more``, a comparison of approaches) also the first sentence after the proposal saying how the method
+    works ("Tactic leverages clustering-based sorting …"), which the question's words rarely fit best."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
@@ -194,6 +196,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
         rest += [s for s in in_order if releases(s.text) and s is not lead and s not in rest][:1]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
         rest.append(proposal)
+    if method_more and proposal is not None:  # (a comparison of approaches: how each works, beyond what it is)
+        rest += [s for s in in_order if s.position > proposal.position and roles[s.position] is Role.METHOD
+                 and s is not lead and s not in rest][:1]
     if reports is not None and count:  # "speedup?": each sentence reporting it ("… 5.14x decode attention speedup",
         # "… an overall 1.51x end-to-end inference speedup"), not only the one fitting the question best
         rest += [s for s in ranked if reports(s.text) and s is not lead and s not in rest][:REPORTED]

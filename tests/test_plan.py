@@ -244,6 +244,18 @@ def test_a_how_question_led_by_an_insight_goes_on_to_what_the_paper_does_about_i
     assert 2 not in [q.sentences[0].position for q in plan_paper(1, evidence, Aspect.RESULT, 1, 0.3).quotes]
 
 
+def test_a_comparison_of_approaches_also_says_how_each_method_works() -> None:
+    abstract = ["We propose Tactic, a sparsity-adaptive sparse attention mechanism.",
+                "Long-context models face inefficiencies in loading large KV caches.",
+                "Tactic leverages clustering-based sorting to estimate token importance.",
+                "Tactic achieves up to 5.14x decode attention speedup."]
+    evidence = _abstract_evidence(abstract, [0.40, 0.35, 0.10, 0.45], title="Tactic: Adaptive Sparse Attention")
+    plain = plan_paper(1, evidence, Aspect.METHOD, 1, 0.3, lead_proposal=True)
+    compared = plan_paper(1, evidence, Aspect.METHOD, 1, 0.3, lead_proposal=True, method_more=True)
+    assert "clustering" not in " ".join(plain.sentences)  # (its words fit the question least)
+    assert compared.sentences[0] == plain.sentences[0] and "clustering" in " ".join(compared.sentences)
+
+
 def test_where_the_code_is_is_shown_only_when_it_answers() -> None:
     plan = plan_paper(1, _evidence([0.30, 0.40, 0.60, 0.30, 0.30, 0.55]), Aspect.ANY, 3, 0.3)
     assert all("example.org" not in q.text for q in plan.quotes)  # the code link fits well, but answers nothing
