@@ -163,7 +163,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     "… explicit reward models (EX-RMs) that apply a dedicated linear head …"); (``figure_too``, a question for
     results) its first result with a figure, unless a sentence shown gives one; (``verb``) see ``fit``;
     (``method_more``, a comparison of approaches) also the first sentence after the proposal saying how the method
-    works ("Tactic leverages clustering-based sorting …"), which the question's words rarely fit best."""
+    works and not shown yet ("Tactic leverages clustering-based sorting …"), which the question's words rarely fit
+    best."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
