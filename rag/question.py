@@ -114,15 +114,14 @@ def without_likened(question: str) -> str:
 # say; "… introduce a new benchmark (not just a training dataset)?": what the papers are not
 # ("… (ignoring the TikZ one)": what it leaves out; "… problems (TSP, bin packing, LP/MIP modeling, that sort of
 # thing)?", "(building PRMs, analyzing RMs, improving verifiers...)": a list of examples, none of them required)
-_EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|excluding|"
-                       r"other\s+than|besides|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving\s+out|"
-                       r"but\s+not)\b[^()]*|[^()]*,[^()]*(?:\.\.\.|…|\betc\.?|\bthat\s+sort\s+of\s+thing|"
-                       r"\band\s+so\s+on|\bor\s+similar)\s*)\)", re.IGNORECASE)
+# (the words that leave something out, in brackets and after a comma alike)
+_LEAVING = r"excluding|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving\s+out|but\s+not"
+_EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|"
+                       rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:\.\.\.|…|\betc\.?|"
+                       r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)\s*)\)", re.IGNORECASE)
 # What such a bracket or clause leaves out ("ignoring the TikZ one"): the papers it names are not listed
-_LEAVES_OUT = re.compile(r"\((?:except(?:\s+for)?|excluding|other\s+than|ignoring|apart\s+from|aside\s+from|"
-                         r"not\s+counting|leaving\s+out|but\s+not|not)\s+([^()]*)\)|,\s*(?:except(?:\s+for)?|excluding|ignoring|"
-                         r"apart\s+from|aside\s+from|not\s+counting|leaving\s+out|but\s+not)\s+([^,?.;!()]*)",
-                         re.IGNORECASE)
+_LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|"
+                         rf",\s*(?:except(?:\s+for)?|{_LEAVING})\s+([^,?.;!()]*)", re.IGNORECASE)
 
 
 def left_out(question: str) -> str:

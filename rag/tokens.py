@@ -102,7 +102,7 @@ def topic_phrases(question: str) -> list[str]:
     for piece in re.split(r"[,;:()]\s|\s[-–—/]\s|[()/]", _shared_head(search_text(topic_query(question)).lower())):
         runs.append([])
         for word in _WORD.findall(piece):
-            if word in QUESTION_WORDS or word in _HEDGES:
+            if word in QUESTION_WORDS or word in _KIND_WORDS:
                 runs.append([])
             else:
                 runs[-1].append(word)
@@ -124,7 +124,7 @@ def _shared_head(text: str) -> str:
 
 
 # "operations-research type problems", "BERT-style": words saying what kind of thing, not part of its term
-_HEDGES = frozenset("type types kind kinds sort sorts style stuff thing things".split())
+_KIND_WORDS = frozenset("type types kind kinds sort sorts style stuff thing things".split())
 _COMPOUND = re.compile(r"[a-z]{3,}(?:-[a-z]{3,})+")
 
 

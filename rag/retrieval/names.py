@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from rag.coref import acronym_words, common_acronym
 from rag.nearmiss import without_own_story, word_readings
 from rag.retrieval.rankers import BM25Ranker
-from rag.retrieval.titles import COINED, own_names, paper_words, title_initialisms, title_names
+from rag.retrieval.titles import coined_names, own_names, paper_words, title_initialisms, title_names
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
 from rag.tokens import QUESTION_WORDS, content_words, squash, stems, topic_phrases, word_forms
@@ -167,7 +167,7 @@ class NameIndex:
         # Names it gives itself (in its title, an acronym it defines, one it proposes), not the datasets and models it
         # mentions: "FID on ImageNet 256?" does not name the paper that alone writes "ImageNet".
         own = {n.lower() for n in names_in(paper.title)} | {a.lower() for a in paper.acronyms}
-        own |= {m.group(1).lower() for m in COINED.finditer(paper.text)}
+        own |= {name.lower() for name in coined_names(paper)}
         words |= self.mentioned_words(paper.paper_id) & own
         if paper.given_name:  # "Obscuro", from "_Obscuro_ is the first …"
             words.add(paper.given_name.lower())

@@ -10,8 +10,13 @@ from rag.tokens import squash, word_forms
 from rag.types import Paper
 
 # "we propose TRIM-KV", "we introduce MaskCO, a …", "termed SPRM": a name the paper gives its own method.
-COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|term|coin)\w*\s+"
+_COINED = re.compile(r"\b(?:propos|introduc|present|develop|design|call|dub|nam|term|coin)\w*\s+"
                     r"(?:(?!(?:to|on|with|for|in|and|than|over)\b)\w+,?\s+){0,3}?([A-Z][\w.\-]*[A-Z0-9][\w.\-]*)")
+
+
+def coined_names(paper: Paper) -> list[str]:
+    """The names the paper's abstract gives its own method ("we propose TRIM-KV"), as written."""
+    return [m.group(1) for m in _COINED.finditer(paper.text)]
 
 
 def paper_words(papers: dict[str, Paper]) -> dict[str, str]:
@@ -52,5 +57,5 @@ def own_names(papers: Iterable[Paper]) -> list[str]:
     proposes ("we propose TRIM-KV") and one it is given ("_Obscuro_ is …")."""
     papers = list(papers)
     titled = [head for p in papers if (head := p.display_title.partition(":")[0]) != p.display_title]
-    coined = [m.group(1) for p in papers for m in COINED.finditer(p.text)]
+    coined = [name for p in papers for name in coined_names(p)]
     return list(dict.fromkeys([*titled, *coined, *(p.given_name for p in papers if p.given_name)]))
