@@ -15,7 +15,7 @@ from rag.settings import Settings
 from rag.plan import PaperPlan, defined_name, plan_paper
 from rag.properties import reports
 from rag.nearmiss import word_readings
-from rag.asks import asks_release
+from rag.asks import asks_earlier, asks_release
 from rag.aspects import asked_verb, aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
@@ -105,7 +105,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                         figure_too=wanted is Aspect.RESULT,  # ("what gains do they report, …?")
                         reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
                         release_asked=asks_release(question), defines=defined_name(question),
-                        verb=asked_verb(question), method_more=contrasted)
+                        verb=asked_verb(question), method_more=contrasted,
+                        earlier=asks_earlier(question))
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

@@ -285,3 +285,12 @@ def against_baselines(question: str, anywhere: bool = False) -> bool:
     """"vs other AR models - speed and memory?", "and compared to the baselines?": the last paper against its own;
     ``anywhere``: also "what does it do differently from earlier LLM+evolutionary heuristic design?"."""
     return bool(_BASELINES.match(question) or anywhere and _PRIOR_WORK.search(question))
+
+
+# "what's wrong with the earlier in-generation watermarking methods?", "why don't the existing ones scale?"
+_EARLIER = re.compile(r"\b(?:existing|earlier|prior|previous|conventional|traditional|older)\b", re.I)
+
+
+def asks_earlier(question: str) -> bool:
+    """The question is about earlier work (what is wrong with it, why it falls short), not the paper's own."""
+    return bool(_EARLIER.search(question))

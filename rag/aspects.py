@@ -9,8 +9,10 @@ import re
 from rag.roles import Aspect
 
 _ASPECTS = (
+    # ("What's MaskCO?", not "What's wrong with the existing …?", a problem)
     (Aspect.WHICH, re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what's|who\s+(?:is|are))\s+(?!the\b|its\b|their\b|his\b|her\b|"
-                              r"this\b|that\b|these\b|those\b|a\b|an\b)|tell\s+me\s+(?:more\s+)?about|describe|"
+                              r"this\b|that\b|these\b|those\b|a\b|an\b|(?:actually\s+|really\s+|so\s+)?wrong\b)|"
+                              r"tell\s+me\s+(?:more\s+)?about|describe|"
                               r"explain|summari[sz]e|give\s+(?:me\s+)?an?\s+overview)|"
                               r"^\W*(?:(?:\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|any(?:thing|\s+papers?|\s+work)?\s+"
                               r"(?:on|about|regarding|for)\b|(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"

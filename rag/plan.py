@@ -34,6 +34,11 @@ _NAMED_THING = re.compile(NAMED_THING)
 # not in ``roles.ASPECT_CUES``: an edit there makes every index's stored roles stale.)
 _DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
                        r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b")
+# What others did ("However, existing in-generation approaches are non-blind: …"), in a sentence of the problem role.
+# (Here, not in ``roles``: an edit there makes every index's stored roles stale.)
+_OTHERS_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|conventional|traditional)\s+(?:[\w-]+\s+){0,3}?"
+                          r"(?:methods?|approaches|works?|models?|techniques|metrics|systems|efforts|architectures|llms|"
+                          r"frameworks|strategies|benchmarks|datasets|studies|solutions|pipelines|schemes)\b", re.I)
 _WORD = re.compile(r"[a-z]+")
 _LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
@@ -151,7 +156,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                method_too: bool = False, result_too: bool = False,
                reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
                lead_proposal: bool = False, release_asked: bool = False, defines: str = "",
-               figure_too: bool = False, verb: str = "", method_more: bool = False) -> PaperPlan:
+               figure_too: bool = False, verb: str = "", method_more: bool = False,
+               earlier: bool = False) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -164,7 +170,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     results) its first result with a figure, unless a sentence shown gives one; (``verb``) see ``fit``;
     (``method_more``, a comparison of approaches) also the first sentence after the proposal saying how the method
     works and not shown yet ("Tactic leverages clustering-based sorting …"), which the question's words rarely fit
-    best."""
+    best; (``earlier``, a question about earlier work: "what's wrong with the existing …?") led by the problem sentence
+    saying what is wrong with others' work, if the paper has one."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
@@ -185,6 +192,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     if defines and defines.lower() != name.lower() and (brings := next(
             (s for s in in_order if _names(s.text, defines.removesuffix("s"))), None)):
         lead = brings
+    if earlier and wanted in (Aspect.PROBLEM, Aspect.WHY) and (faults := [
+            s for s in ranked if roles[s.position] is Role.PROBLEM and _OTHERS_WORK.search(s.text)]):
+        lead = faults[0]  # "what's wrong with the earlier methods?": the sentence saying what is wrong with them
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence
     # of the role asked for, with its cue words, may word the question less closely); the field's background only

@@ -79,6 +79,7 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("Which models and datasets?", Aspect.DATA),
     ("Why do implicit reward models generalize worse?", Aspect.WHY),
     ("What problem does RCPU solve?", Aspect.PROBLEM),
+    ("What's wrong with the existing in-generation watermarks?", Aspect.PROBLEM),  # not "what's X?"
     ("Why do the authors think provenance tracing matters?", Aspect.PROBLEM),  # why the work is needed
     ("why would anyone need a calibration-free method?", Aspect.PROBLEM),
     ("Is there anything on weather forecasting?", Aspect.WHICH),
@@ -404,3 +405,25 @@ def test_the_sentence_doing_what_a_how_question_asks_leads_but_not_one_about_oth
     asked = plan_paper(1, evidence, Aspect.METHOD, 2, 0.3, verb="train")
     assert asked.quotes[0].sentences[0].position == 3
     assert plan_paper(1, evidence, Aspect.METHOD, 2, 0.3).quotes[0].sentences[0].position != 3
+
+
+WATERMARK = [
+    "Invisible watermarking is a key technology for protecting generated videos and plays a crucial role in safety.",
+    "However, existing in-generation approaches are non-blind: they require storing every message-key pair.",
+    "We propose BlindMark, a scalable in-generation watermark with blind extraction.",
+    "BlindMark reaches 99% bit accuracy.",
+]
+
+
+@pytest.mark.parametrize("question", ["What's wrong with the existing in-generation watermarks?",
+                                      "why do they say the earlier watermarks don't scale?"])
+def test_asked_about_earlier_work_the_sentence_saying_what_is_wrong_with_it_leads(question: str) -> None:
+    from rag.asks import asks_earlier
+
+    # The field's background fits the question's words best; what is wrong with earlier work answers it.
+    evidence = _abstract_evidence(WATERMARK, [0.70, 0.35, 0.60, 0.10], title="BlindMark: Blind Watermarks")
+    plan = plan_paper(1, evidence, aspect(question), 2, 0.3, earlier=asks_earlier(question))
+    assert plan.quotes[0].text.startswith("Existing in-generation approaches are non-blind")
+    plain = plan_paper(1, evidence, aspect(question), 2, 0.3)  # (not asked about earlier work: as before)
+    assert not plain.quotes[0].text.startswith("Existing")
+    assert not asks_earlier("What's wrong with BlindMark?")
