@@ -47,7 +47,15 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           # and words that pick one out rather than say which ("a given image", "a concrete figure")
                           "given certain particular arbitrary concrete whole entire typical "
                           # and ones saying it is the usual kind ("as good as a normal RM?", "a standard transformer")
-                          "normal standard regular usual ordinary conventional plain vanilla classic common".split())
+                          "normal standard regular usual ordinary conventional plain vanilla classic common "
+                          # and ones pointing at earlier work ("what's wrong with the earlier … methods?")
+                          "earlier prior previous older past traditional "
+                          # and ones taking each on its own or in the strict sense ("each individual step", "RL proper")
+                          "individual respective separate single proper "
+                          # and chat's ways of asking for the gist ("explain it in a nutshell")
+                          "nutshell gist".split())
+# Words that ask which one ("for which region?", "which smoothed variant do they study?"): what follows is asked for.
+_WHICH = frozenset("which what".split())
 
 
 @dataclass(frozen=True)
@@ -148,6 +156,8 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
     word = tokens[i]
     named = i > 0 and cased[i][:1].isupper()  # "Whisper" mid-sentence: a name, whatever it also means in English
     readings = word_readings(word)
+    if not named and (_graded(word) or _asked_for(i, tokens)):  # "tokenized at a coarser level", "which region?"
+        return None
     noun = named or "NOUN" in readings
     if not noun and "ADJ" not in readings:
         return None
@@ -166,10 +176,41 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
     if nominal and head and i > 0 and held(i - 1) and _modifies(tokens[i - 1]):
         return i - 1
     link = next((j for j in range(i - 1, max(-1, i - 4), -1) if tokens[j] in _LINKS), None)
-    if link is not None and noun:
+    if link is not None and noun and not _verb_of(i, tokens):
         return next((j for j in range(link - 1, max(-1, link - 1 - _REACH), -1)
                      if held(j) and _nounish(tokens[j])), None)
     return None
+
+
+def _graded(word: str) -> bool:
+    """A comparative or superlative ("coarser", "earlier"): it grades what it qualifies, and names no topic."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    return word.endswith(("er", "est")) and any(
+        lemma != word for part in ("ADJ", "ADV") for lemma in lemmas.get(part, ()))
+
+
+def _asked_for(i: int, tokens: list[str]) -> bool:
+    """The word the question asks to be told ("for which region?", "which smoothed variant …?"), not one it requires."""
+    return i > 0 and (tokens[i - 1] in _WHICH or i > 1 and tokens[i - 2] in _WHICH
+                      and tokens[i - 1] not in asking_words() and bool(word_readings(tokens[i - 1]) & {"ADJ", "VERB"}))
+
+
+# Words after which a word that may be a verb is one: "… that uses …", "… who pick …".
+_RELATIVES = frozenset("that which who".split())
+
+
+def _verb_of(i: int, tokens: list[str]) -> bool:
+    """A word that may be a verb, used as one: after its subject ("how humans pick up …", "the model for biological
+    data cope with …") or a relative pronoun ("… of LLMs that uses …")."""
+    if i == 0 or "VERB" not in word_readings(tokens[i]):
+        return False
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    before = tokens[i - 1]
+    return before in _RELATIVES or (before not in ENGLISH_STOP_WORDS and before not in _NOUN_PHRASE_STARTS
+                                    and _nounish(before) and not before.endswith(("ed", "ing", "al", "ic", "ive")))
 
 
 def _takes_object(word: str) -> bool:

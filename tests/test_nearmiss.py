@@ -136,6 +136,24 @@ def test_a_no_that_says_what_is_missing_counts_as_saying_it_a_plain_refusal_does
 
 
 
+@pytest.mark.parametrize("question, chosen", [
+    ("Is there a coarser rainfall model?", RAIN),  # a comparative grades
+    ("Does it forecast rainfall, and for which region?", RAIN),  # what "which" asks to be told
+    ("What's wrong with the earlier rainfall models?", RAIN),  # earlier work, pointed at
+    ("Is there a process reward model for each individual operations research problem?", PRM),  # each on its own
+    ("Explain the retention gate in a nutshell?", KV),  # how to explain it, not what
+    ("How do rainfall models for Europe cope with anything?", RAIN),  # a verb after its subject
+    ("Is there a compression of the KV cache of LLMs that uses some gate trick?", KV),  # a verb after "that"
+])
+def test_words_that_grade_ask_which_or_act_are_no_qualifier(bm25, question, chosen):
+    assert missing_qualifiers(question, [chosen], bm25) == []
+
+
+def test_a_noun_after_a_verb_its_subject_does_is_still_missing(bm25):
+    assert [m.words for m in missing_qualifiers("How does the rainfall model for Europe cope with storms?", [RAIN],
+                                                bm25)] == ["storms"]
+
+
 def test_what_the_question_says_it_is_not_about_is_no_qualifier(bm25):
     # "… instead of falling back on textbook heuristics": "textbook" was missing, and the answer began "No"
     assert missing_qualifiers("Any model for rainfall probabilities, instead of textbook forecasting heuristics?",
