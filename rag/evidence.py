@@ -64,10 +64,12 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
                 words = content_words(text)
                 words |= implied_words(text, words, wanted, defined, hit.paper.given_name)
                 words |= initials_written(text, acronyms)
+                words |= {w.replace("-", "") for w in words if "-" in w}  # ("in-painting" for "inpainting")
                 words |= {w for w, one in plurals.items() if one in words} | {a for a in acronyms if f"{a}s" in words}
                 have = _with_parts(words) if word_parts else words
                 have_stems = stems(have)
-                overlap = sum(1 for w in wanted if w in have or wanted_stems[w] <= have_stems) / len(wanted)
+                overlap = sum(1 for w in wanted if w in have or wanted_stems[w] <= have_stems
+                              or "-" in w and w.replace("-", "") in have) / len(wanted)  # ("pre-trained")
                 score = blend(score, overlap, weight)
             scored.append(EvidenceSentence(text, score, sentences.positions[row], sentences.role(row)))
         scored.sort(key=lambda s: s.score, reverse=True)

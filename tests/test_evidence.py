@@ -162,3 +162,14 @@ def test_where_to_look_is_no_topic_word() -> None:
     asked = gather_evidence("Which papers in the collection prune the cache?", QUESTION_VECTOR, [_hit("p2")], _index())
     plain = gather_evidence("Which papers prune the cache?", QUESTION_VECTOR, [_hit("p2")], _index())
     assert asked[0].best_score == pytest.approx(plain[0].best_score)
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    ("Can it do inpainting?", "It generalizes to zero-shot in-painting."),  # the sentence hyphenates the word
+    ("Is it pre-trained?", "The model is pretrained on images."),  # the question does
+])
+def test_a_word_written_with_or_without_its_hyphen_is_the_same_word(question: str, sentence: str) -> None:
+    vector = _unit(0.6, 0.8, 0.0)  # (the same cosine: the words decide)
+    rows = [("p", "The model draws images in raster order.", vector), ("p", sentence, vector)]
+    [evidence] = gather_evidence(question, QUESTION_VECTOR, [_hit("p")], _index(rows))
+    assert evidence.sentences[0].text == sentence and evidence.sentences[0].score > evidence.sentences[1].score
