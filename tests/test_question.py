@@ -173,7 +173,9 @@ def test_topic_query_cuts_a_list_frame(question: str, topic: str) -> None:
                                       "Is this the only paper on eviction?",
                                       "across the collection, which papers train reward models in some form?",
                                       "Overall - which works use RL?",
-                                      "which papers compare themselves against GPT-5?"])  # papers' own comparisons
+                                      "which papers compare themselves against GPT-5?",  # papers' own comparisons
+                                      "by the way, which papers get LLMs to design heuristics?",  # after an aside
+                                      "btw which papers use RL?"])
 def test_which_ones_asks_for_a_list(question: str) -> None:
     from rag.question import analyse
     from rag.types import QuestionKind
