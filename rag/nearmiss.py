@@ -184,9 +184,7 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
 
 def _graded(word: str) -> bool:
     """A comparative or superlative ("coarser", "earlier"): it grades what it qualifies, and names no topic."""
-    from lemminflect import getAllLemmas
-
-    lemmas = getAllLemmas(word)
+    lemmas = _lemmas(word)
     return word.endswith(("er", "est")) and any(
         lemma != word for part in ("ADJ", "ADV") for lemma in lemmas.get(part, ()))
 
@@ -208,9 +206,9 @@ def _verb_of(i: int, tokens: list[str]) -> bool:
         return False
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    before = tokens[i - 1]
-    return before in _RELATIVES or (before not in ENGLISH_STOP_WORDS and before not in _NOUN_PHRASE_STARTS
-                                    and _nounish(before) and not before.endswith(("ed", "ing", "al", "ic", "ive")))
+    before = tokens[i - 1]  # (the stop words hold every word that starts a noun phrase: "for", "the", "its", …)
+    return before in _RELATIVES or (before not in ENGLISH_STOP_WORDS and _nounish(before)
+                                    and not before.endswith(("ed", "ing", "al", "ic", "ive")))
 
 
 def _takes_object(word: str) -> bool:
@@ -248,9 +246,14 @@ def asking_words() -> frozenset[str]:
 
 def word_readings(word: str) -> set[str]:
     """The parts of speech an English word can be (lemminflect's lexicon; empty for a word it does not know)."""
+    return set(_lemmas(word))
+
+
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """Each part of speech the word can be → its lemmas ("coarser": ADJ → "coarse"), from lemminflect's lexicon."""
     from lemminflect import getAllLemmas
 
-    return set(getAllLemmas(word))
+    return getAllLemmas(word)
 
 
 def _nounish(word: str) -> bool:
