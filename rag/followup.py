@@ -39,8 +39,9 @@ _AND_FRAGMENT = re.compile(r"^\W*(?:and|also|plus)\s+(?!(?:what|how|which|why|wh
 _FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|will|would|shall|should|may|might|must|"
                      r"has|have|had)\b|['’](?:s|re|ve|ll|d|m)\b|n['’]t\b", re.IGNORECASE)
 
-# "how big were the gains?": a thing named by "the" alone, nothing said of which, is the last answer's.
-_THE_THING = re.compile(r"\bthe\s+[a-z]+\W*$", re.IGNORECASE)
+# "how big were the gains?", "how big is the memory cut, and relative to what?": a thing named by "the" alone, nothing
+# said of which, is the last answer's.
+_THE_THING = re.compile(r"\bthe\s+[a-z]+(?:[\s-][a-z]+)?(?:\s*,\s*(?:and|or)\s[^,;:?]*)?\W*$", re.IGNORECASE)
 
 
 def refers_back(question: str) -> bool:
@@ -64,23 +65,28 @@ def _searches_papers(question: str) -> bool:
     return analyse(question).kind is QuestionKind.LIST and not _ONES.search(question)
 
 
-def leans_back(turn: Turn) -> bool:
+def leans_back(turn: Turn, retriever: HybridRetriever) -> bool:
     """A fragment that found nothing on its own, right after an answer, asks about that answer's papers ("how far
     ahead, and for which region?" after RainPro-8): refused for weak evidence alone (no missing name or word, no
-    detail the papers lack), no reference, no name and no verb of its own (or one ending on a bare "the gains"), one
-    paper's question of a few topic words. A whole question that finds nothing ("What is the capital of France?")
-    stays refused."""
+    detail the papers lack), no reference, no name and no verb of its own (or one ending on a bare "the gains", or
+    on a thing the last answer's first paper writes of: "the memory cut"), one paper's question of a few topic words.
+    A whole question that finds nothing ("What is the capital of France?", "How do I bake the bread?") stays
+    refused."""
     from rag.references import last_answered
+    from rag.tokens import stems
     from rag.topic_words import own_topic_words
     from rag.types import QuestionKind
 
-    d = turn.decision
+    d, last = turn.decision, last_answered(turn.table)
     goes_on = bool(_AND_FRAGMENT.match(turn.question))  # ("and robustness when frames are dropped?": a verb too)
+    thing = _THE_THING.search(turn.question)
+    theirs = [retriever.papers[pid] for pid in (last.listed[:1] if last else []) if pid in retriever.papers]
     return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
             and turn.reference == "none" and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.names
-            and last_answered(turn.table) is not None
-            and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS + 2 * goes_on
-            and (goes_on or not _FINITE.search(turn.question) or bool(_THE_THING.search(turn.question))))
+            and last is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS + 2 * goes_on
+            and (goes_on or not _FINITE.search(turn.question) or bool(thing) and (
+                not (own := stems(own_topic_words(thing.group(0)))) or any(
+                    own & stems(content_words(f"{p.title} {p.search_text}")) for p in theirs))))
 
 
 def standalone_query(question: str, history: list[str]) -> str:

@@ -56,11 +56,13 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
 
 
 def named_on_table(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
-                   mentioned: Callable[[str], set[str]] = lambda _: set()) -> list[str]:
+                   mentioned: Callable[[str], set[str]] = lambda _: set(),
+                   titled: Callable[[str], str] = lambda _: "") -> list[str]:
     """Papers on the table the question names by a distinctive title word, most recent turns first (``mentioned``: the
-    distinctive names a paper's abstract mentions, lower case)."""
+    distinctive names a paper's abstract mentions, lower case), or, of the latest answer's papers, by title words
+    setting one apart from the others there (``titled``: a paper's title)."""
     from rag.question import comparison_parts, names_in, wants_comparison
-    from rag.tokens import stems
+    from rag.tokens import content_words, stems
 
     # "Which other papers in the collection use Best-of-N …?": a search for papers using it, not a pointer at the
     # table's paper that does.
@@ -92,6 +94,10 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     # The latest turn first; its answered papers, then its other sources.
     on_table = list(dict.fromkeys(pid for shown in reversed(table) for pid in [*shown.listed, *shown.sources]))
     found = [paper_id for paper_id in on_table if called(paper_id)]
+    # "the video one" after a video and an image watermarking paper: a word many titles use, but only one of those
+    if not found and (asked := stems(content_words(called_as))) and len(latest) >= 2:
+        apart = [pid for pid in on_table if pid in latest and asked <= stems(content_words(titled(pid)))]
+        found = apart if len(apart) == 1 else []
     # "the one asking why LMs make poor …": the paper whose title's rare words it uses most
     if not found and (described := _DESCRIBED.search(question)):
         found = [pid] if (pid := _most_titled(described.group(1), on_table, title_words, 1)) else []

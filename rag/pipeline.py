@@ -9,16 +9,14 @@ from typing import TYPE_CHECKING
 from rag.alternatives import alternatives, each_alternative, search_each
 from rag.asks import against_baselines, asks_existence, bare_comparison, wants_others
 from rag.named import others_than
-from rag.references import points_back
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
-from rag.question import (analyse, choice_query, comparison_parts, names_in, rather_than, sub_questions,
-                          wants_comparison, without_examples)
+from rag.question import analyse, choice_query, rather_than, sub_questions, wants_comparison, without_examples
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
-from rag.subject import about_elsewhere, in_titles, new_search, titled_elsewhere, without_calling
+from rag.subject import about_elsewhere, compared_anew, new_search, titled_elsewhere, without_calling
 from rag.topic_words import REFERENCE_WORDS, coverage, own_topic_words
 from rag.types import Hit, QuestionKind, Turn
 
@@ -50,7 +48,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         raise RagError("the question is empty; ask something about the indexed papers")
     names, rules = retriever.names, settings.decision
     asked = frame_typos(turn.question)  # ("How is it diffrent from MoH?" compares, whatever the index holds)
-    reference = implicit(resolve(asked, turn.table, names.title_words, names.named_papers, names.mentioned_words),
+    reference = implicit(resolve(asked, turn.table, names.title_words, names.named_papers, names.mentioned_words,
+                                 lambda pid: retriever.papers[pid].title if pid in retriever.papers else ""),
                          turn.table, retriever.papers)  # (with nothing on the table: what it names, or nothing)
     # "the Decision Pre-Trained Transformer one – …": called by title words none on the table holds: a new subject
     if turn.table and (titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (
@@ -126,14 +125,9 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
 
 def _compare_with_new(turn: Turn, carried: list[str], retriever: HybridRetriever) -> bool:
     """"How does it differ from Tactic?": the papers referred to against what this turn names."""
-    titles = [retriever.papers[pid].title for pid in carried if pid in retriever.papers]
-    # Pieces that point back ("… compare to these two?", "How does its use of tools … differ") or call them by their
-    # titles' words are the carried papers, already there; so is one whose names only they hold ("and vs vanilla
-    # LLaDA / Dream?" after D2F: what D2F's abstract compares itself with).
-    ids = set(carried)
-    parts = titles + [part for part in comparison_parts(turn.question) if own_topic_words(part) and not points_back(
-        part) and not in_titles(part, titles) and not ((found := names_in(part)) and all(
-            ids & set(retriever.names.papers_mentioning(n)) for n in found))]
+    papers = [retriever.papers[pid] for pid in carried if pid in retriever.papers]
+    titles = [paper.title for paper in papers]
+    parts = titles + compared_anew(turn.question, papers, retriever)
     if len(parts) < 2 or len(parts) == len(titles):
         return False
     turn.carried, turn.follow_up = list(carried), True
@@ -292,7 +286,7 @@ def prepare(turn: Turn, retriever: HybridRetriever, settings: Settings) -> Turn:
     retrieve(turn, retriever)
     gather(turn, retriever, settings)
     decide(turn, retriever, settings)
-    if leans_back(turn) or stays_on(turn, retriever, settings.answer.lexical_weight):  # (``rag.followup``)
+    if leans_back(turn, retriever) or stays_on(turn, retriever, settings.answer.lexical_weight):  # (``rag.followup``)
         again = Turn(turn.question, turn.history, turn.carried, turn.table, turn.paper_ids, rank_depth=turn.rank_depth,
                      started=turn.started, rewrite=turn.rewrite, leans_back=True)
         return prepare(again, retriever, settings)

@@ -53,6 +53,7 @@ _SINGULAR = re.compile(r"\b(?:its|it's)\b|\bit\b(?!\s*(?:[?.!,]|$))|(?<!\bdo\s)(
                        r"|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
                        r"|framework|benchmark|dataset|technique|system|one|study)\b|\b(?:this|that)\s*\?"
                        r"|\b(?:does|is|did|can|was)\s+(?:this|that)\b"  # ("How would you contrast that with …?")
+                       r"|\b(?:this|that)\s+(?:and|vs\.?|versus)\s"  # ("between that and the MoH paper, which …?")
                        r"|\b(?:contrast|compare|comparing|contrasting|set)\s+(?:this|that)\b", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
                        r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
@@ -107,11 +108,12 @@ def last_answered(table: list[Shown], refusals: bool = True) -> Shown | None:
 
 def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
             named_in: Callable[[str], list[str]] = lambda _: [],
-            mentioned: Callable[[str], set[str]] = lambda _: set()) -> Reference:
+            mentioned: Callable[[str], set[str]] = lambda _: set(),
+            titled: Callable[[str], str] = lambda _: "") -> Reference:
     """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words
     of a paper's title (its name, rare title words), for partial names ("the jigsaw one"); ``named_in(text)``: the
     indexed papers a text names, on the table or not, for the user's own enumerations ("take MetaMuse, MoH and
-    OR-PRM in that order")."""
+    OR-PRM in that order"); ``mentioned`` and ``titled``: see ``named.named_on_table``."""
     if (last := last_answered(table)) is None:
         return _named_choice(question, named_in(question), title_words) or Reference(
             ReferenceKind.NONE, question=without_switch(question))
@@ -175,7 +177,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         if count == 2 and len(new) == 1 and not asks_choice:
             return Reference(ReferenceKind.PARTIAL_NAME, [subject(table), *new], question)
     choice = asks_choice and len(listed) >= 2
-    named = named_on_table(asked, table, title_words, mentioned) or [  # ("veriequivbench", not "which papers …")
+    named = named_on_table(asked, table, title_words, mentioned, titled) or [  # ("veriequivbench", not "papers …")
         p for p in own if p in every and not _ASKS_FOR_PAPERS.search(asked)]
     if named:  # "How does it differ from Tactic?": what the pronoun points at, and the paper it names
         # "how do they avoid …" next to a name: "they" are that paper's authors, not the papers before it ("how do
@@ -184,7 +186,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         pointed = [] if _TOPIC_FIRST.match(asked) and len(named) == 1 else pointed
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
-        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or choice) or (
+        elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or asks_choice) or (
                 len({*named, *own}) >= 2 and not singular):
             pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either"
         papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table

@@ -109,6 +109,44 @@ def in_titles(part: str, titles: list[str]) -> bool:
     return bool(own) and any(own <= stems(content_words(title)) for title in titles)
 
 
+# "… compared to the other KV cache paper?": a compared piece that calls a paper, whatever words its abstract shares
+_CALLS_PAPER = re.compile(r"\b(?:papers?|ones?|works?|stud(?:y|ies)|articles?|submissions?|authors?)\b", re.IGNORECASE)
+_AGAINST = re.compile(r"\W*(?:and\s+|but\s+)?(?:vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to)\s", re.IGNORECASE)
+
+
+def own_baseline(part: str, papers: list[Paper], place: int) -> bool:
+    """A piece compared against (after the first, ``place``, or opening with "vs") that the compared paper's own
+    abstract describes ("and how good is it compared to operational models?" after RainPro-8, which "surpasses current
+    operational NWP systems"): what that paper measures itself against, answered from it, not another paper to search
+    for. (The first piece says what is compared: "And the speedup versus …".)"""
+    from rag.question import CUE_WORDS
+    from rag.topic_words import own_topic_words
+    from rag.tokens import content_words, stems
+
+    own = stems(own_topic_words(part) - CUE_WORDS)
+    return bool(own) and (place > 0 or bool(_AGAINST.match(part))) and not _CALLS_PAPER.search(part) and any(
+        own <= stems(content_words(f"{p.title} {p.search_text}")) for p in papers)
+
+
+def compared_anew(question: str, papers: list[Paper], retriever: HybridRetriever) -> list[str]:
+    """The pieces of a comparison naming something beyond ``papers`` ("How does it differ from Tactic?"). Pieces that
+    point back ("… compare to these two?", "How does its use of tools … differ") or call them by their titles' words
+    are those papers, already there; so is one whose names only they hold ("and vs vanilla LLaDA / Dream?" after D2F:
+    what D2F's abstract compares itself with), and one compared against that their abstracts describe."""
+    from rag.question import comparison_parts, names_in
+    from rag.references import points_back
+    from rag.topic_words import own_topic_words
+
+    titles, ids = [paper.title for paper in papers], {paper.paper_id for paper in papers}
+
+    def theirs(part: str) -> bool:
+        found = names_in(part)
+        return bool(found) and all(ids & set(retriever.names.papers_mentioning(name)) for name in found)
+
+    return [part for place, part in enumerate(comparison_parts(question)) if own_topic_words(part) and not points_back(
+        part) and not in_titles(part, titles) and not own_baseline(part, papers, place) and not theirs(part)]
+
+
 def covered_elsewhere(question: str, papers: list[Paper], retriever: HybridRetriever) -> bool:
     """The question describes its subject in ``DESCRIBING_WORDS`` or more topic words of its own, and the paper
     retrieved first for it is none of ``papers`` and holds ``COVERED`` of them, ``COVERED_MORE`` more than they do."""
