@@ -165,13 +165,18 @@ _PARTS_ASKED = re.compile(r"\b(?:building\s+blocks?|components?|modules?|ingredi
 _PART = re.compile(r"\b(?:modules?|components?|building\s+blocks?)\b|\b(?:design|introduc|propos|us|employ|develop)\w*\b"
                    r"[^.;]*\([A-Z][\w-]*\)", re.I)
 
+# "and the gain in the end?", "how big an improvement?": the sentence giving an improvement with its figure ("achieving a
+# maximum absolute improvement of 12.5%"), not another figure ("over 30% of annotations are severely flawed")
+_GAIN_ASKED = re.compile(r"\b(?:gains?|improvements?|boosts?|uplift)\b", re.I)
+_GAIN = re.compile(r"\b(?:improv\w*|gains?|boost\w*|outperform\w*|surpass\w*|better|higher|increas\w*)\b", re.I)
+
 
 def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     """What tells a sentence reporting the measured property the question asks for, if it asks for one: the model's
     size, which of its variants worked best, how a result moves with something (a trend), the method's parts, a count
     ("how many approved drugs …?": a number before "drugs"), or (``result``: it asks how much, not how) a speedup,
-    memory or cost saving with a figure ("the acceleration can be more than 50×" answers "speedup numbers?" without
-    "speedup")."""
+    memory or cost saving or a gain with a figure ("the acceleration can be more than 50×" answers "speedup numbers?"
+    without "speedup")."""
     from rag.asks import count_written
 
     asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
@@ -187,11 +192,24 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
         return lambda sentence: bool(counted.search(sentence))
     if asked:
         return lambda sentence: bool(_RATIO.search(sentence)) and any(_WRITTEN[n].search(sentence) for n in asked)
+    if result and _GAIN_ASKED.search(question):
+        return lambda sentence: bool(_RATIO.search(sentence)) and bool(_GAIN.search(sentence))
     return None
+
+
+# A figure standing alone ("75 percent", "2,389 problems"), not a name's digits ("GSM8K", "Llama-3.2", "SD3.5")
+_FIGURE = re.compile(r"(?<![\w.-])\d[\d.,]*(?![\w-])")
 
 
 def reported(question: str, sentences: list[str]) -> bool:
     """One of ``sentences`` reports the measured property the question asks for ("How big is it, and …?" of an
-    abstract saying "with only 3B parameters")."""
+    abstract saying "with only 3B parameters"), or, asked for a figure, gives one beside one of the question's own
+    topic words ("how big is the memory cut?" of "a 75 percent reduction in memory consumption"): that may be it."""
+    from rag.aspects import asks_figure
+    from rag.tokens import content_words, stems
+    from rag.topic_words import FIGURE_WORDS, own_topic_words
+
     check = reports(question, True)
-    return check is not None and any(check(s) for s in sentences)
+    own = stems(own_topic_words(question) - FIGURE_WORDS) if asks_figure(question) else set()
+    return any(check(s) if check is not None else bool(own & stems(content_words(s))) and bool(
+        _RATIO.search(s) or _FIGURE.search(s)) for s in sentences)
