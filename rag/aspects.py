@@ -69,12 +69,20 @@ _ASPECTS = (
 )
 
 
+# "compare them in terms of memory use", "… when it comes to training cost?": what follows is what is asked of them
+IN_TERMS = re.compile(r"\b(?:in\s+terms\s+of|when\s+it\s+comes\s+to|with\s+(?:respect|regard)\s+to)\s", re.I)
+
+
 def aspect(question: str) -> Aspect:
     """What the question asks of a paper, by its words (the first rule in ``_ASPECTS`` that fits); of a question after
     what sets it up ("VeriEquivBench and OR-PRM both say the existing datasets are bad. What's the problem in each
     case?", "the paper that claims to beat AR models on speed - what's the trick?"), what the question itself asks,
-    if it says."""
+    if it says; of one asking "in terms of" something, what that asks (how they work, unless it says)."""
     question = unabbreviated(question)
+    # ("How does ARPG stack up against DG, in terms of whether you …?": what "in terms of" names is how they work,
+    # unless it says what else: "in terms of accuracy")
+    if termed := IN_TERMS.search(question):
+        return asked if (asked := _aspect(question[termed.end():])) is not Aspect.ANY else Aspect.METHOD
     said = re.split(r"(?<=[.!])\s+(?=[A-Z])|\s[–—-]\s+(?=(?i:what|how|which|why|who)\b)", question.strip())
     # (Not "… Is there a paper on that?": the whole turn says what about the paper answers it.)
     if len(said) > 1 and said[-1].endswith("?") and (asked := _aspect(said[-1])) not in (Aspect.ANY, Aspect.WHICH):

@@ -250,7 +250,7 @@ def sub_questions(question: str) -> list[str]:
 _NOT_AN_ASPECT = frozenset("approach approaches idea method methods technique work works paper papers model models "
                            "similar same actually try trying tries roughly really exactly get gets do does done seem "
                            "seems say says said touch touches interested curious wondering wonder know want some "
-                           "any".split())
+                           "any whether anything something".split())
 _OF_EACH = re.compile(r"\b(?:each|either|respectively)\b", re.IGNORECASE)
 
 
@@ -259,6 +259,7 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     step-level supervision?" → "step-level supervision"): the topic words (in their order) of the clauses asking it of
     each ("each", "either", "respectively") that are not words of the compared papers' ``names`` (titles, short names,
     the pieces naming them) nor words of comparing or referring; "" for "How do these two differ?"."""
+    from rag.aspects import IN_TERMS
     from rag.nearmiss import word_readings
     from rag.topic_words import GENERIC_WORDS, REFERENCE_WORDS
 
@@ -266,10 +267,14 @@ def comparison_aspect(question: str, names: list[str]) -> str:
         readings = word_readings(word)
         return bool(readings) and "NOUN" not in readings and not word.endswith("ing")  # ("verifying": a gerund)
 
-    clauses = [c for c in re.split(r"[?:;？：]|\.\s|\s[–—-]\s", question) if _OF_EACH.search(c)]
+    split = re.split(r"[?:;？：]|\.\s|\s[–—-]\s", question)
+    # ("… in terms of memory use?": what follows, whatever it asks of each; the words any abstract has count there)
+    termed = [c[found.end():] for c in split if (found := IN_TERMS.search(c))]
+    clauses = termed or [c for c in split if _OF_EACH.search(c)]
     theirs = set().union(*(content_words(name) for name in names)) if names else set()
     theirs |= {piece for word in theirs for piece in word.split("-")}
-    dropped = theirs | CUE_WORDS | REFERENCE_WORDS | GENERIC_WORDS | _NOT_AN_ASPECT | {"either", "respectively"}
+    dropped = theirs | CUE_WORDS | REFERENCE_WORDS | _NOT_AN_ASPECT | {"either", "respectively"} | (
+        set() if termed else GENERIC_WORDS)
 
     def aspect_words(clauses: list[str]) -> list[str]:
         words = []
