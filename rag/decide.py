@@ -126,12 +126,38 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
         if (figured := by_figure(question, [[s.text for s in e.sentences] for _, e in numbered])) is not None:
             decision.pick = numbered[figured][0]
             return decision
+        if (holder := _term_holder(question, numbered)) is not None:
+            decision.pick = holder
+            return decision
         fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
         ranked = sorted(numbered, key=lambda item: fits[item[0]], reverse=True)
         margin = fits[ranked[0][0]] - fits[ranked[1][0]]
         if ranked[0][1].best_score >= rules.min_sentence and margin >= rules.choice_margin:
             decision.pick = ranked[0][0]
     return decision
+
+
+_WHICH = re.compile(r"\b(?:which|whichever|who)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|none|lacks?)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
+    """A choice whose criterion uses a term of two or more words ("… which one was tested at a cloud provider?") that
+    one paper's abstract alone writes: that paper, however loosely its sentences match the rest. Not when negated
+    ("which one does not use reinforcement learning?"). (Verbatim terms, as ``coverage``'s topic words: the sentence
+    scores rank the whole question and may leave a margin too small to settle.)"""
+    from rag.tokens import search_text, topic_phrases
+    from rag.topic_words import REFERENCE_WORDS
+
+    which = list(_WHICH.finditer(question))
+    asked = question[which[-1].start():] if which else ""
+    # (and the runs within a longer one: "uses reinforcement learning" holds "reinforcement learning")
+    runs = [[w for w in t.split() if w not in REFERENCE_WORDS] for t in topic_phrases(asked)] if asked and not (
+        _NEGATED.search(asked)) else []
+    terms = {" ".join(run[i:j]) for run in runs for i in range(len(run)) for j in range(i + 2, len(run) + 1)}
+    holders = {n for n, e in numbered
+               if any(t in search_text(f"{e.hit.paper.title} {e.hit.paper.search_text}").lower() for t in terms)}
+    return holders.pop() if len(holders) == 1 else None
 
 
 def in_asked_order(decision: Decision, pieces: list[str]) -> None:

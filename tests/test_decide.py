@@ -218,3 +218,22 @@ def test_a_list_asking_for_a_property_lists_the_papers_claiming_it_first() -> No
     for e in evidence[1:]:
         e.terms_found = [FIELD + "speed"]  # claims a speedup ("any papers on speeding up … generation?")
     assert _chosen(evidence, "list") == ["fast", "faster", "provenance"]  # "the top two" are the two that do
+
+
+def test_a_choice_is_settled_by_a_term_one_abstract_alone_writes_unless_negated() -> None:
+    from rag.decide import decide_on_table
+
+    def paper(paper_id: str, abstract: str) -> Evidence:
+        return Evidence(Hit(Paper(paper_id, f"Paper {paper_id}", abstract, "test:1"), 1.0),
+                        [EvidenceSentence("A sentence.", 0.40, 0)], [])
+
+    both = [paper("a", "A fast convolutional generator."),
+            paper("b", "Sparse attention for long-context LLM inference.")]
+    rules, choice = Settings().decision, QuestionShape("choice")
+    # equal sentence scores: no margin settles it, the term does
+    def pick(question: str) -> int | None:
+        return decide_on_table(choice, both, rules, question=question).pick
+
+    assert pick("Which one is meant for long-context LLM serving?") == 2
+    assert pick("Which one is not meant for long-context LLM serving?") is None
+    assert pick("Which one is meant for attention?") is None  # (one word is no term)
