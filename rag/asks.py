@@ -57,6 +57,8 @@ _DETAILS = frozenset(
     "learning-rate lr dropout warmup year version versions tokenizer user users kernel kernels cuda triton".split())
 _EFFECTS = frozenset("cost costs price budget money dollars hours days weeks year version versions parameters params "
                      "temperature temperatures".split())
+_TUNED = re.compile(r"\bhow\s+(?:to|do|does|did|should|would|can)\s+(?:(?:they|it|you|we|one|i)\s+)?(?:set|choose|pick|"
+                    r"tune|select)\s+(?:the\s+|its\s+|their\s+|a\s+)?((?:[\w-]+\s+){0,2}[\w-]+)", re.IGNORECASE)
 # A detail an abstract may state without its word: a model's size as "3B and 8B".
 _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
@@ -86,6 +88,8 @@ def asked_thing(question: str) -> list[str]:
     """The details the question asks for that an abstract would have to write to state them ("gpu" in "What GPU did
     they use?", a unit: "kilometres" in "What is its grid spacing in kilometres?"); [] when it asks for anything
     else, which a paper says in its own words ("Which attack …")."""
+    if tuned := _TUNED.search(question):  # ("does it say how to set the smoothing temperature?": a setting asked for)
+        return sorted(content_words(tuned.group(1)) & _DETAILS)
     match = _ASKED.search(question)
     if not match:
         return [unit.group(1).lower()] if (unit := _UNIT.search(question)) else []
