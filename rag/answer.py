@@ -73,10 +73,13 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                       kind: QuestionKind = QuestionKind.SINGLE) -> Answer:
     """The answer plan filled with the sources' own sentences (``rag.plan``): the sentence that answers first,
     each paper named, a list one line per paper, a choice the pick and the sentence deciding it."""
+    from rag.references import without_switch
+
     sources = sources_for(evidence)
     if decision.refused:
         return Answer(question=question, text=refusal_text(decision), refused=True, citations=[], sources=sources,
                       about=list(decision.about))
+    typed, question = question, without_switch(question)  # ("unrelated: anything on …?" asks for a paper)
     wanted = aspect(question)
     if kind is QuestionKind.CHOICE and len(decision.chosen) >= 2:
         first = sorted(decision.chosen, key=lambda item: item[0] != decision.pick)  # the pick leads the table
@@ -85,7 +88,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         plans = [plan_paper(n, item, wanted, *((decision.sentences_per_paper, settings.decision.min_sentence)
                                                if n == decision.pick else (1, 1.0)), method_too=True)
                  for n, item in first]
-        return _answer(question, choice_text(decision, plans), plans, sources)
+        return _answer(typed, choice_text(decision, plans), plans, sources)
     # A list: one sentence a paper ("any papers on rain forecasting?" finding one: what it does, and more of it)
     per_paper = 0 if kind is QuestionKind.LIST and len(decision.chosen) > 1 else decision.sentences_per_paper
     # "How is Tactic's approach different?": what each proposes leads, then each one's sentences on its method (but
@@ -110,7 +113,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):
-        return _answer(question, "\n\n".join([said, *(_said(p) for p in plans[1:])]), plans, sources)
+        return _answer(typed, "\n\n".join([said, *(_said(p) for p in plans[1:])]), plans, sources)
     if kind is QuestionKind.LIST:
         text = "\n".join(f"- {_said(p)}" for p in plans if p.n not in decision.discussed)
         if earlier := [f"**{p.name}** [{p.n}]" for p in plans if p.n in decision.discussed]:
@@ -119,7 +122,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         text = comparison_text(plans)
     else:
         text = "\n\n".join(_said(p) for p in plans)
-    return _answer(question, text, plans, sources)
+    return _answer(typed, text, plans, sources)
 
 
 def _of_each(question: str, decision: Decision, kind: QuestionKind,

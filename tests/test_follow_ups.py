@@ -101,3 +101,11 @@ def test_a_choice_settled_by_a_term_only_one_abstract_writes(engine) -> None:
     _, pick = _chat(engine, "What do FutureFill and Tactic do?",
                     "Between FutureFill and Tactic, which one is meant for attention-based long-context LLMs?")
     assert pick.citations[0].paper_id == TACTIC and pick.text.startswith("The abstracts point to **Tactic**")
+
+
+def test_a_question_after_a_switch_marker_is_planned_as_asked_without_it(engine) -> None:
+    # "unrelated: anything on …?" asks for a paper as "anything on …?" does: what it proposes leads
+    _, switched = _chat(engine, "What is TRIM-KV?",
+                        "ok different thing - is there anything on speeding up the generation of eigenvalue datasets?")
+    assert switched.text.startswith("The authors propose a novel method, named Sorting Chebyshev Subspace Filter")
+    assert switched.question.startswith("ok different thing - ")  # (the record keeps the user's words)
