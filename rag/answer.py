@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.prompts import (CHOICE_OTHER, CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, LIST_DISCUSSED, NEAR_MISS,
+from rag.prompts import (CHOICE_PICK, CHOICE_UNSETTLED, COMPARISON_CONTRAST, LIST_DISCUSSED, NEAR_MISS,
                          NEAR_MISS_MANY, NEAR_MISS_ONE, REFUSAL, REFUSAL_MISSING_NAMES, REFUSAL_NO_PAPER,
                          REFUSAL_UNKNOWN_WORDS, SPELLING_NOTE, YES_NO)
 from rag.settings import Settings
@@ -166,19 +166,33 @@ def comparison_text(plans: list[PaperPlan]) -> str:
     return "\n\n".join([f"{first} [{plans[0].n}] {contrast} {_lower(second, plans[1])} [{plans[1].n}]", *rest])
 
 
+def _contrasted(plan: PaperPlan) -> str:
+    """A paper set against the one picked, as a comparison sets its second paper ("By contrast, in ShapeGen4D, the
+    authors introduce …"), then its other quotes."""
+    first = _named_quote(plan)
+    contrast = COMPARISON_CONTRAST[first.lower().startswith("by ")]
+    rest = [f"{q.text} [{plan.n}]" for q in plan.quotes[1:]]
+    return " ".join([f"{contrast} {_lower(first, plan)} [{plan.n}]", *rest])
+
+
 def _named_quote(plan: PaperPlan) -> str:
-    """The plan's first quote, saying which paper it is about ("In RCPU, the authors …") unless it names it."""
+    """The plan's first quote, saying which paper it is about ("In RCPU, the authors …") unless its first sentence
+    names it (not "Their results show … This underscores … VeriEquivBench": whose, the reader asks first)."""
+    from rag.standalone import rewrite
+
     text = plan.quotes[0].text
-    return text if plan.name.lower() in text.lower() else f"In {plan.name}, {_lower(text, plan)}"
+    opening = rewrite(plan.quotes[0].sentences[0].text)
+    return text if plan.name.lower() in opening.lower() else f"In {plan.name}, {_lower(text, plan)}"
 
 
 def _lower(text: str, plan: PaperPlan) -> str:
     """A sentence set after a comma: a common first word lower-cased ("The authors" → "the authors", "Focusing on"
     → "focusing on"), a name not (an acronym, a word of the paper's name or title: "Tactic is …")."""
     first = text.split(" ", 1)[0].rstrip(",;:")  # ("Empirically, D2F …", "Remarkably, it …")
-    named = re.findall(r"[a-z0-9]+", f"{plan.name} {plan.evidence.hit.paper.title}".lower())
-    plain = first[1:].islower() and first.isalpha() and first.lower() not in named and bool(word_readings(
-        first.lower()))
+    named = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", f"{plan.name} {plan.evidence.hit.paper.title}".lower())
+    named += [part for word in named for part in word.split("-")]  # ("Tool-integrated", a title's: kept)
+    plain = first[1:].islower() and first.replace("-", "").isalpha() and first.lower() not in named and bool(
+        word_readings(first.lower().split("-")[0]))  # ("Long-context models are …")
     return text[:1].lower() + text[1:] if first in _COMMON_OPENERS or plain else text
 
 
@@ -209,7 +223,7 @@ def choice_text(decision: Decision, plans: list[PaperPlan]) -> str:
     if decision.pick is None:
         return CHOICE_UNSETTLED + "\n" + "\n".join(f"- {_said(p)}" for p in plans)
     picked = next(p for p in plans if p.n == decision.pick)
-    others = [CHOICE_OTHER.format(says=_said(p)) for p in plans if p.n != decision.pick]
+    others = [_contrasted(p) for p in plans if p.n != decision.pick]
     quotes = " ".join(f"{q.text} [{picked.n}]" for q in picked.quotes)
     lead = CHOICE_PICK.format(name=picked.name, n=picked.n, quote=quotes)
     return "\n\n".join([lead, *others])

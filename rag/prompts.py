@@ -77,7 +77,6 @@ TRANSLATE_EXAMPLES = (
 
 # A choice among papers already on the table ("Which of them needs less memory?"), composed from evidence.
 CHOICE_PICK = "The abstracts point to **{name}** [{n}]: {quote}"
-CHOICE_OTHER = "By contrast, {says}"
 YES_NO = "{verdict} — "  # "Does GtR need retraining?" → "No — GtR is a training-free …"
 COMPARISON_CONTRAST = ("By contrast,", "In contrast,")  # the second when the sentence begins "By …"
 CHOICE_UNSETTLED = "The abstracts do not settle this; here is what each one says:"

@@ -109,3 +109,10 @@ def test_a_question_after_a_switch_marker_is_planned_as_asked_without_it(engine)
                         "ok different thing - is there anything on speeding up the generation of eigenvalue datasets?")
     assert switched.text.startswith("The authors propose a novel method, named Sorting Chebyshev Subspace Filter")
     assert switched.question.startswith("ok different thing - ")  # (the record keeps the user's words)
+
+
+def test_the_papers_not_picked_are_set_against_the_pick_in_a_sentence(engine) -> None:
+    _, choice = _chat(engine, "I'm looking for work on 3D generation", "which of them works from a single image?")
+    assert choice.text.startswith("The abstracts point to **Lyra**")
+    others = choice.text.split("\n\n")[1:]
+    assert others and all(o.startswith("By contrast, ") and o[len("By contrast, ")].islower() for o in others)

@@ -135,6 +135,9 @@ def test_a_sentence_leaning_on_the_one_before_brings_it() -> None:
     assert [s.position for s in leaning.sentences] == [3, 4]
     assert leaning.text.endswith("This improvement translates to a 2.3x end-to-end speedup.")
     assert leans_back("The paper breaks this barrier with a simple strategy.")
+    # a pronoun after a clause with no subject of its own points back; after one with a subject, at it
+    assert leans_back("When applied to modern video models, their robustness becomes extremely weak.")
+    assert not leans_back("While LLMs have shown promise in science, their application to catalysis is hindered.")
 
 
 def test_the_sentence_the_question_asks_for_leads_and_the_rest_follow_in_abstract_order() -> None:
