@@ -189,14 +189,16 @@ def _lower(text: str, plan: PaperPlan) -> str:
     """A sentence set after a comma: a common first word lower-cased ("The authors" → "the authors", "Focusing on"
     → "focusing on"), a name not (an acronym, a word of the paper's name or title: "Tactic is …")."""
     first = text.split(" ", 1)[0].rstrip(",;:")  # ("Empirically, D2F …", "Remarkably, it …")
-    named = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", f"{plan.name} {plan.evidence.hit.paper.title}".lower())
-    named += [part for word in named for part in word.split("-")]  # ("Tool-integrated", a title's: kept)
-    plain = first[1:].islower() and first.replace("-", "").isalpha() and first.lower() not in named and bool(
-        word_readings(first.lower().split("-")[0]))  # ("Long-context models are …")
+    named = re.findall(r"[a-z0-9]+", f"{plan.name} {plan.evidence.hit.paper.title}".lower())
+    parts = first.lower().split("-")  # ("Long-context models are …": English words, whatever the title says)
+    plain = first[1:].islower() and first.replace("-", "").isalpha() and (
+        len(parts) > 1 or parts[0] not in named) and all(word_readings(part) for part in parts)
     return text[:1].lower() + text[1:] if first in _COMMON_OPENERS or plain else text
 
 
 _COMMON_OPENERS = frozenset("The They Their This These Those It Its In By To A An On For With Each Both Experiments "
+                            "At As From Under After Before Since Although Though If Once Beyond Among Instead However "
+                            "Moreover Furthermore Additionally Finally Here Then Thus Hence Therefore "
                             "Extensive Experimental Results Existing Recent Current Compared Across Using Through "
                             "Building Based Given Unlike Despite While When As Overall Empirically Evaluations "
                             "Our We Such Most Many Several".split())

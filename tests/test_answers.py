@@ -208,3 +208,6 @@ def test_a_plain_word_opening_a_sentence_after_a_comma_is_lower_cased_but_a_name
     assert _lower("Focusing on central vision helps.", plan) == "focusing on central vision helps."
     assert _lower("Tactic selects tokens.", plan) == "Tactic selects tokens."  # an English word, but its name
     assert _lower("SIGMark embeds a mark.", plan) == "SIGMark embeds a mark."
+    assert _lower("At inference time, it is fast.", plan) == "at inference time, it is fast."
+    assert _lower("Long-context models are slow.", plan) == "long-context models are slow."  # (hyphenated words)
+    assert _lower("Best-of-N is simple.", plan) == "Best-of-N is simple."
