@@ -55,6 +55,21 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
     return []
 
 
+def mention_order(question: str, papers: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
+    """A comparison's ``papers`` in the order its question first calls each by a name or a distinctive title word
+    ("GtR … also decides … How does its way of picking tokens compare with TRIM-KV's?": GtR, then TRIM-KV, whichever
+    the answer showed first), when it calls them all; else []. "The former" is the one the user named first."""
+    from rag.question import wants_comparison
+
+    text, first = question.lower(), {}
+    for pid in papers if len(papers) >= 2 and wants_comparison(question) else []:
+        spots = [found.start() for word in title_words(pid) if len(word) > 2
+                 if (found := re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text))]
+        if spots:
+            first[pid] = min(spots)
+    return sorted(first, key=first.__getitem__) if len(first) == len(papers) >= 2 else []
+
+
 def named_on_table(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
                    mentioned: Callable[[str], set[str]] = lambda _: set(),
                    titled: Callable[[str], str] = lambda _: "") -> list[str]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rag.alternatives import alternatives, each_alternative, search_each
 from rag.asks import against_baselines, asks_existence, bare_comparison, wants_others
-from rag.named import others_than
+from rag.named import mention_order, others_than
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
@@ -116,7 +116,8 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
         turn.on_table = []
     elif (wants_comparison(turn.question) or bare_comparison(turn.question) or turn.shape.kind is  # ("A and that
           QuestionKind.COMPARISON) and len(turn.on_table) >= 2:  # one: … each?", "A and B … what is each one …?")
-        turn.compare_ids = list(turn.on_table)
+        turn.compare_ids = mention_order(turn.question, turn.on_table, retriever.names.title_words) or list(
+            turn.on_table)  # (in the order the user named them: "GtR … compare with TRIM-KV's?" shows GtR first)
     elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
     elif turn.shape.kind is QuestionKind.COMPARISON:

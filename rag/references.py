@@ -18,7 +18,7 @@ from rag.asks import against_baselines, asks_which, bare_comparison
 from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
-from rag.named import counted_papers, named_ahead, named_on_table, recent, subject, user_order
+from rag.named import counted_papers, mention_order, named_ahead, named_on_table, recent, subject, user_order
 from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
 from rag.types import Paper, Shown
 
@@ -136,8 +136,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
             several, enumerated = shown, found
             break
     # (A choice's answer leads with its pick; positions still count in the order the papers were numbered.)
-    ordered = enumerated or ([p for p in several.sources if p in several.listed] if asks_which(several.question)
-                             else several.listed)
+    ordered = enumerated or mention_order(several.question, several.listed, title_words) or (
+        [p for p in several.sources if p in several.listed] if asks_which(several.question) else several.listed)
     listed = last.listed
     ellipsis = _ELLIPSIS.match(question)
     asked = question  # what a reference is read from: the user's words

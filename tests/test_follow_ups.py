@@ -116,3 +116,12 @@ def test_the_papers_not_picked_are_set_against_the_pick_in_a_sentence(engine) ->
     assert choice.text.startswith("The abstracts point to **Lyra**")
     others = choice.text.split("\n\n")[1:]
     assert others and all(o.startswith("By contrast, ") and o[len("By contrast, ")].islower() for o in others)
+
+
+def test_a_comparison_shows_its_papers_in_the_order_the_user_named_them_and_the_first_one_is_that(engine) -> None:
+    GTR, TRIM_KV = "qIujRzzWnd", "qCaq3jGb0S"
+    _, compared, first = _chat(engine, "Which paper says evicting tokens from the KV cache can beat the full cache?",
+                               "GtR also decides that some tokens deserve more compute than others. How does its way "
+                               "of picking tokens compare with TRIM-KV's?", "the first one - how much speedup?")
+    assert cited(compared) == [GTR, TRIM_KV]  # (TRIM-KV was on the table first)
+    assert cited(first) == [GTR] and "3.72" in first.text
