@@ -31,7 +31,11 @@ def test_a_measured_property_asked_for_tells_the_sentence_reporting_it() -> None
     assert speed is not None and speed("the acceleration can be more than 50× while keeping quality")
     assert not speed("PBFM achieves competitive inference speed")  # no figure: speed named in passing
     assert reports("How does D2F make dLLMs faster?", result=False) is None  # asks how, not how much
-    assert reports("how big were the gains?", result=True) is None  # no model size, no property
+    assert reports("how big was the effect?", result=True) is None  # no model size, no property, no gain
+    gain = reports("how big were the gains?", result=True)  # an improvement with its figure, not any figure
+    assert gain is not None and gain("achieving a maximum absolute improvement of 12.5% over the base model")
+    assert not gain("over 30% of annotations are severely flawed")
+    assert reports("where do the gains come from?", result=False) is None  # (asks how)
     count = reports("the first one, on how many approved drugs was it tested?", result=False)  # a count, anywhere
     assert count is not None and count("Experiments on 430 FDA-approved drugs showed …") and not count("Drugs help.")
     assert reports("how big is it, and what did they test it on", result=False) is not None  # "it": the model
