@@ -15,7 +15,8 @@ _ASPECTS = (
                               r"tell\s+me\s+(?:more\s+)?about|describe|"
                               r"explain|summari[sz]e|give\s+(?:me\s+)?an?\s+overview)|"
                               r"^\W*(?:(?:(?:\w+\s+){0,2}\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|"
-                              r"any(?:thing|\s+papers?|\s+work)?\s+(?:on|about|regarding|for)\b|(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
+                              r"any(?:thing|\s+papers?|\s+work)?\s+(?:on|about|regarding|for)\b|"
+                              r"(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
                               r"(?:find|show|give)\s+(?:me\s+)?(?:a\s+|the\s+)?(?:paper|work)s?\b)|"
                               r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
     # "what was actually wrong with the data people trained on before?": a problem, whatever it is about

@@ -165,8 +165,8 @@ _PARTS_ASKED = re.compile(r"\b(?:building\s+blocks?|components?|modules?|ingredi
 _PART = re.compile(r"\b(?:modules?|components?|building\s+blocks?)\b|\b(?:design|introduc|propos|us|employ|develop)\w*\b"
                    r"[^.;]*\([A-Z][\w-]*\)", re.I)
 
-# "and the gain in the end?", "how big an improvement?": the sentence giving an improvement with its figure ("achieving a
-# maximum absolute improvement of 12.5%"), not another figure ("over 30% of annotations are severely flawed")
+# "and the gain in the end?", "how big an improvement?": the sentence giving an improvement with its figure
+# ("achieving a maximum absolute improvement of 12.5%"), not another figure ("over 30% of annotations are … flawed")
 _GAIN_ASKED = re.compile(r"\b(?:gains?|improvements?|boosts?|uplift)\b", re.I)
 _GAIN = re.compile(r"\b(?:improv\w*|gains?|boost\w*|outperform\w*|surpass\w*|better|higher|increas\w*)\b", re.I)
 

@@ -44,8 +44,8 @@ _PRONOUNS = ((re.compile(r"\bWe\b"), "The authors"), (re.compile(r"\bwe\b"), "th
 _LEANS = re.compile(r"^(?:this|these|that|those|such|it|its|they|their|both|the\s+latter|the\s+former|"
                     r"the\s+(?:above|resulting|same))\b(?!\s+(?:paper|work|study)\b)|"
                     r"\b(?:this|these|those|such)\s+(?!(?:paper|work|study|article|abstract|end|as|that)\b)[a-z]|"
-                    # ("When applied to modern video diffusion models …, their robustness … becomes extremely weak": a
-                    # clause with no subject of its own; not "While LLMs have …, their application …")
+                    # ("When applied to modern video diffusion models …, their robustness … becomes extremely
+                    # weak": a clause with no subject of its own; not "While LLMs have …, their application …")
                     r"^(?:(?:when|while|if|once|after|although|though|because|since)\s+[a-z]+(?:ed|ing)|despite|"
                     r"under)\b[^,;]{0,120},\s*(?:its|their|they|it)\b", re.IGNORECASE)
 

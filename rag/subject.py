@@ -111,7 +111,8 @@ def in_titles(part: str, titles: list[str]) -> bool:
 
 # "… compared to the other KV cache paper?": a compared piece that calls a paper, whatever words its abstract shares
 _CALLS_PAPER = re.compile(r"\b(?:papers?|ones?|works?|stud(?:y|ies)|articles?|submissions?|authors?)\b", re.IGNORECASE)
-_AGAINST = re.compile(r"\W*(?:and\s+|but\s+)?(?:vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to)\s", re.IGNORECASE)
+_AGAINST = re.compile(r"\W*(?:and\s+|but\s+)?(?:vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to)\s",
+                      re.IGNORECASE)
 
 
 def own_baseline(part: str, papers: list[Paper], place: int) -> bool:
