@@ -34,6 +34,11 @@ _ASPECTS = (
                                r"could|is|are|was|"
                                r"were)\b(?!.*\b(?:perform\w*|fare[sd]?|compare[sd]?|stack\s+up|rank\w*|"
                                r"do(?:es)?\s+(?:on|against|with|in)|score[sd]?\s+on|work\s+(?:on|in))\b)", re.I)),
+    # "what makes it robust when frames get disturbed?", "what makes GtR fast?": how the paper's method does it (not
+    # "what makes a task harder?", a finding)
+    (Aspect.METHOD, re.compile(r"\b(?i:what\s+makes)\s+(?:(?i:it|them|this|that|their\s+\w+|its\s+\w+|the\s+"
+                               r"(?:method|model|approach|framework))|[A-Z][\w-]*[A-Z0-9][\w-]*|"
+                               r"[A-Z][a-z]+[A-Z][\w-]*)\s+(?i:so\s+|more\s+)?[a-z]+")),
     # "Where does each one get its speedup from?", "where does the signal come from?": its source, a mechanism.
     (Aspect.METHOD, re.compile(r"\bwhere\s+(?:does|do|did|is|are)\b[^?.]*\b(?:come|comes|get|gets|obtain\w*|deriv\w*)"
                                r"\b[^?.]*\bfrom\b", re.I)),

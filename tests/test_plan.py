@@ -98,6 +98,11 @@ def test_a_sentence_about_the_named_method_says_what_it_does() -> None:
     ("perf numbers?", Aspect.RESULT),
     ("which bottleneck does each one target?", Aspect.PROBLEM),
     ("how does it stack up against D2F? mainly curious which bottleneck each one is going after", Aspect.PROBLEM),
+    ("what makes it robust when frames get disturbed over time?", Aspect.METHOD),  # how its method does it
+    ("what makes GtR fast?", Aspect.METHOD),
+    ("and what makes a task harder?", Aspect.ANY),  # a finding, not a method
+    ("ok different thing - is there anything on eigenvalue data?", Aspect.WHICH),  # (a switch's words before it)
+    ("How does ARPG stack up against DG, in terms of whether you have to train anything new?", Aspect.METHOD),
 ])
 def test_the_question_words_say_what_it_asks_for(question: str, expected: Aspect) -> None:
     assert aspect(question) is expected
