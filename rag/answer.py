@@ -160,19 +160,20 @@ def _yes_or_no(question: str, plan: PaperPlan) -> str:
 def comparison_text(plans: list[PaperPlan]) -> str:
     """Two papers compared: the difference first, each paper's leading sentence set against the other's ("TRIM-KV
     … [1] By contrast, Tactic … [2]"), then what else each says."""
-    first, second = (_named_quote(p) for p in plans)
     rest = [_said(p, start=1) for p in plans if len(p.quotes) > 1]
-    contrast = COMPARISON_CONTRAST[second.lower().startswith("by ")]  # not "By contrast, by setting …"
-    return "\n\n".join([f"{first} [{plans[0].n}] {contrast} {_lower(second, plans[1])} [{plans[1].n}]", *rest])
+    return "\n\n".join([f"{_named_quote(plans[0])} [{plans[0].n}] {_against(plans[1])}", *rest])
+
+
+def _against(plan: PaperPlan) -> str:
+    """The plan's first quote set against another paper's: "By contrast, in ShapeGen4D, the authors introduce … [2]"
+    ("In contrast," before a quote beginning "By …": not "By contrast, by setting …")."""
+    first = _named_quote(plan)
+    return f"{COMPARISON_CONTRAST[first.lower().startswith('by ')]} {_lower(first, plan)} [{plan.n}]"
 
 
 def _contrasted(plan: PaperPlan) -> str:
-    """A paper set against the one picked, as a comparison sets its second paper ("By contrast, in ShapeGen4D, the
-    authors introduce …"), then its other quotes."""
-    first = _named_quote(plan)
-    contrast = COMPARISON_CONTRAST[first.lower().startswith("by ")]
-    rest = [f"{q.text} [{plan.n}]" for q in plan.quotes[1:]]
-    return " ".join([f"{contrast} {_lower(first, plan)} [{plan.n}]", *rest])
+    """A paper set against the one picked, as a comparison sets its second paper, then its other quotes."""
+    return " ".join([_against(plan), *(f"{q.text} [{plan.n}]" for q in plan.quotes[1:])])
 
 
 def _named_quote(plan: PaperPlan) -> str:

@@ -74,7 +74,7 @@ def leans_back(turn: Turn, retriever: HybridRetriever) -> bool:
     refused."""
     from rag.references import last_answered
     from rag.tokens import stems
-    from rag.topic_words import own_topic_words
+    from rag.topic_words import own_topic_words, written_words
     from rag.types import QuestionKind
 
     d, last = turn.decision, last_answered(turn.table)
@@ -85,8 +85,7 @@ def leans_back(turn: Turn, retriever: HybridRetriever) -> bool:
             and turn.reference == "none" and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.names
             and last is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS + 2 * goes_on
             and (goes_on or not _FINITE.search(turn.question) or bool(thing) and (
-                not (own := stems(own_topic_words(thing.group(0)))) or any(
-                    own & stems(content_words(f"{p.title} {p.search_text}")) for p in theirs))))
+                not (own := stems(own_topic_words(thing.group(0)))) or any(own & written_words(p) for p in theirs))))
 
 
 def standalone_query(question: str, history: list[str]) -> str:

@@ -121,12 +121,12 @@ def own_baseline(part: str, papers: list[Paper], place: int) -> bool:
     operational NWP systems"): what that paper measures itself against, answered from it, not another paper to search
     for. (The first piece says what is compared: "And the speedup versus …".)"""
     from rag.question import CUE_WORDS
-    from rag.topic_words import own_topic_words
-    from rag.tokens import content_words, stems
+    from rag.topic_words import own_topic_words, written_words
+    from rag.tokens import stems
 
     own = stems(own_topic_words(part) - CUE_WORDS)
     return bool(own) and (place > 0 or bool(_AGAINST.match(part))) and not _CALLS_PAPER.search(part) and any(
-        own <= stems(content_words(f"{p.title} {p.search_text}")) for p in papers)
+        own <= written_words(p) for p in papers)
 
 
 def compared_anew(question: str, papers: list[Paper], retriever: HybridRetriever) -> list[str]:

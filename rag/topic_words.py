@@ -30,6 +30,11 @@ def own_topic_words(question: str) -> set[str]:
     return {w for w in content_words(question) if w not in REFERENCE_WORDS and w not in GENERIC_WORDS and not w.isdigit()}
 
 
+def written_words(paper: Paper) -> set[str]:
+    """The stemmed topic words of a paper's title and abstract, to tell whether it writes a question's words."""
+    return stems(content_words(f"{paper.title} {paper.search_text}"))
+
+
 def coverage(question: str, papers: list[Paper]) -> float:
     """The best paper's share of the question's own topic words (stemmed; "bit-accuracy" also counts as "bit"
     and "accuracy"); 1.0 when the question has fewer than two of its own, as "Tell me more about [2]"."""
