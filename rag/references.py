@@ -187,8 +187,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
         elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or asks_choice) or (
-                len({*named, *own}) >= 2 and not singular):
-            pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either"
+                len({*named, *own}) >= 2 and not singular) or against_baselines(asked, anywhere=True):
+            pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either";
+            # "back to ShapeGen4D, what Chamfer distance does it get vs the baselines?": against its own
         papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table
         if pieces and len(enumerated) == 2 and wants_comparison(asked) and plural and not singular and {
                 *named, *own} <= {*enumerated}:  # "T1 vs the reflective generative model paper - both do …"
@@ -262,10 +263,12 @@ def points_back(text: str) -> bool:
 def _says_too_little(question: str) -> bool:
     """No name and fewer than two topic words of its own (generic ones and offered guesses aside), or a question going
     on with "and …" ("and what makes a task harder?"): it leans on the turn before ("Which models and datasets?")."""
+    from rag.aspects import unabbreviated
     from rag.question import content_words, names_in
     from rag.unstated import without_offered
 
-    question = without_offered(question)  # ("which environments? meta-world, atari, something else?": the guesses)
+    # (the guesses aside: "which environments? meta-world, atari, something else?"; shorthand written out: "eval set?")
+    question = unabbreviated(without_offered(question))
     return (not names_in(question) and (len(content_words(question) - GENERIC_WORDS) < 2 or bool(_GOES_ON.match(
         question))) and not _ASKS_FOR_PAPERS.search(question))
 

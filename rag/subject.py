@@ -43,11 +43,16 @@ _CALLED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:th
                            r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
                            r"does|do|did|is|are|can)\b)", re.IGNORECASE)
 
+# "going back to the first one, what kind of applications …?", "back to ShapeGen4D, what …": the return to a paper
+_BACK_TO = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now|also)\W+)?(?:(?:going|coming|getting|turning|circling)\s+)?"
+                      r"back\s+to\s+[^,:;?]{1,60}?(?:\s*[,:;]\s*|\s+[-–—]+\s*)(?=\w)", re.IGNORECASE)
+
 
 def without_calling(question: str) -> str:
     """The question without the words that call its paper ("the Decision Pre-Trained Transformer one – …", "the
-    catalysis benchmark paper, …"): those found the paper; the rest is what it asks of it."""
-    return _CALLED_FIRST.sub("", TITLED.sub(" ", question))
+    catalysis benchmark paper, …", "back to the first one, …"): those found the paper; the rest is what it asks of
+    it."""
+    return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", question)))
 
 
 def titled_elsewhere(question: str, papers: list[Paper]) -> bool:
@@ -77,8 +82,9 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     # they get the decision pretrained transformer to scale …"), not for terms others use more ("inference time").
     if (pronoun := _PRONOUN.search(question)) and not _CLAUSE_BREAK.search(question[:pronoun.start()]) and not seeks:
         terms = retriever.names.rare_terms(question, settings.decision.list_phrase_share)
-        return any(squash(term) in squash(retriever.papers[pid].title) for term, ids in terms.items() for pid in ids
-                   if pid not in reference.paper_ids)
+        # (not a term the papers referred to write too: "… step-level labels for the reward model?" after RGM)
+        return any(squash(term) in squash(retriever.papers[pid].title) for term, ids in terms.items()
+                   if not ids & set(reference.paper_ids) for pid in ids if pid not in reference.paper_ids)
     return (seeks or not asked_thing(question)) and (seeks or retriever.names.terms_elsewhere(
         question, reference.paper_ids, settings.decision.list_phrase_share) or covered_elsewhere(question, papers,
                                                                                                 retriever))

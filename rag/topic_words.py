@@ -26,8 +26,12 @@ REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3r
 
 
 def own_topic_words(question: str) -> set[str]:
-    """The question's topic words that are not words of reference ("the top two", "[2]")."""
-    return {w for w in content_words(question) if w not in REFERENCE_WORDS and w not in GENERIC_WORDS and not w.isdigit()}
+    """The question's topic words that are not words of reference ("the top two", "[2]"), its shorthand written out
+    ("eval set?": "evaluation", a generic word, and "set")."""
+    from rag.aspects import unabbreviated
+
+    return {w for w in content_words(unabbreviated(question))
+            if w not in REFERENCE_WORDS and w not in GENERIC_WORDS and not w.isdigit()}
 
 
 def written_words(paper: Paper) -> set[str]:
