@@ -26,7 +26,8 @@ _ASPECTS = (
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
-                             r"models?\s+and\s+(?:evaluation\s+)?data(?:sets?)?|evaluation\s+data|"
+                             r"models?\s+and\s+(?:evaluation\s+)?data(?:sets?)?|"
+                             r"(?:evaluation|test|held-out)\s+(?:data|sets?|splits?|suites?)|"
                              r"evaluat\w*\s+(?:on|with))\b", re.I)),
     # "How does D2F make dLLMs faster?", "How do they reduce memory?": the mechanism, unless it asks how well.
     # (also after what sets it up: "OR-PRM and RGM both rely on PRMs - how does each get its supervision?")
@@ -45,6 +46,7 @@ _ASPECTS = (
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
                                r"by\s+how\s+much|what\s+(?:figure|number)|numbers|stats|beats?|"  # ("speed numbers?")
+                               r"empirical(?:ly)?|"
                                r"compared\s+(?:to|with)\s+baselines?|fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
                                r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|report|score|(?:obtain|get)"
@@ -75,6 +77,8 @@ _ASPECTS = (
 )
 
 
+# A question's own first word, in whatever case the user typed it ("… generation. whats the actual mechanism in each")
+_ASKING = r"(?i:what(?:['’]?s)?|how|which|why|who|where)\b"
 # "compare them in terms of memory use", "… when it comes to training cost?": what follows is what is asked of them
 IN_TERMS = re.compile(r"\b(?:in\s+terms\s+of|when\s+it\s+comes\s+to|with\s+(?:respect|regard)\s+to)\s", re.I)
 
@@ -89,9 +93,11 @@ def aspect(question: str) -> Aspect:
     # unless it says what else: "in terms of accuracy")
     if termed := IN_TERMS.search(question):
         return asked if (asked := _aspect(question[termed.end():])) is not Aspect.ANY else Aspect.METHOD
-    said = re.split(r"(?<=[.!])\s+(?=[A-Z])|\s[–—-]\s+(?=(?i:what|how|which|why|who)\b)", question.strip())
+    # (typed in lower case and without "?" too: "both pitch faster generation. whats the actual mechanism in each")
+    said = re.split(rf"(?<=[.!])\s+(?=[A-Z]|{_ASKING})|\s[–—-]\s+(?={_ASKING})", question.strip())
     # (Not "… Is there a paper on that?": the whole turn says what about the paper answers it.)
-    if len(said) > 1 and said[-1].endswith("?") and (asked := _aspect(said[-1])) not in (Aspect.ANY, Aspect.WHICH):
+    if len(said) > 1 and (said[-1].endswith("?") or re.match(_ASKING, said[-1])) and (
+            asked := _aspect(said[-1])) not in (Aspect.ANY, Aspect.WHICH):
         return asked
     # ("how does it stack up against D2F? mainly curious which bottleneck each one is going after": the afterthought)
     after = re.split(r"(?<=\?)\s+", question.strip())

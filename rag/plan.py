@@ -33,7 +33,9 @@ _NAMED_THING = re.compile(NAMED_THING)
 # "The authors benchmark their method across three representative PDE benchmarks." answers "benchmarks?" too. (Here,
 # not in ``roles.ASPECT_CUES``: an edit there makes every index's stored roles stale.)
 _DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
-                       r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b")
+                       r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b"
+                       # (opening the sentence: "Experiments on 430 FDA-approved drugs …")
+                       r"|^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b")
 # What others did ("However, existing in-generation approaches are non-blind: …"), in a sentence of the problem role.
 # (Here, not in ``roles``: an edit there makes every index's stored roles stale.)
 _OTHERS_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|conventional|traditional)\s+(?:[\w-]+\s+){0,3}?"

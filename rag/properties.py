@@ -167,7 +167,8 @@ _PART = re.compile(r"\b(?:modules?|components?|building\s+blocks?)\b|\b(?:design
 
 # "and the gain in the end?", "how big an improvement?": the sentence giving an improvement with its figure
 # ("achieving a maximum absolute improvement of 12.5%"), not another figure ("over 30% of annotations are … flawed")
-_GAIN_ASKED = re.compile(r"\b(?:gains?|improvements?|boosts?|uplift)\b", re.I)
+_GAIN_ASKED = re.compile(r"\b(?:gains?|improvements?|boosts?|uplift)\b|"  # ("and how much did it help in the end?")
+                         r"\bhow\s+much\s+(?:[\w-]+\s+){0,3}(?:help|improve|boost|raise|lift)\w*\b", re.I)
 _GAIN = re.compile(r"\b(?:improv\w*|gains?|boost\w*|outperform\w*|surpass\w*|better|higher|increas\w*)\b", re.I)
 
 

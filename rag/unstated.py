@@ -41,7 +41,10 @@ _OFFERED_ONE = re.compile(r"\?\s+([A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z]*[A-Z][\w.\
                           r"|^\W*(?i:which|what)\b[^,?]*\s(?i:on|in|with|from|use|used|using)\s*,\s*"
                           r"([A-Za-z][\w.\-]*)\s*\?\s*$")
 # One name at the end, after a preposition ("Does it work with Mamba?"): missing when no indexed abstract has it.
-_LONE = re.compile(r"\b(?:with|on|to|against|for|in|using|via|like)\s+([A-Z][A-Za-z0-9.\-]{2,})\s*\?+\s*$")
+# ("was that cloud provider Azure?": one named as what the thing was)
+_LONE = re.compile(r"(?:\b(?:with|on|to|against|for|in|using|via|like)|"
+                   r"^\W*(?:was|is|were|are)\s+(?:that|it|this|the|their|its)"
+                   r"(?:\s+[a-z][\w-]*){0,3})\s+([A-Z][A-Za-z0-9.\-]{2,})\s*\?+\s*$")
 _ASKING = frozenset("what which how why who where when whats is are does do did can could would should".split())
 _NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither right "
                          "correct true".split())
