@@ -20,7 +20,9 @@ from rag.aspects import asked_verb, aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
 from rag.roles import WANTED, Aspect, role_of
+from rag.subject import without_calling
 from rag.tokens import content_words, stems
+from rag.topic_words import own_topic_words
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
 
@@ -102,6 +104,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                                                                                           Aspect.WHY)
     measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size
     asked = frozenset(stems(content_words(question)))
+    echo = frozenset(stems(own_topic_words(without_calling(question)))) if wanted is Aspect.ANY else frozenset()
     plans = [plan_paper(n, item, as_asked if n in of_each else wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON),
                         result_too=overview or kind is QuestionKind.SINGLE and wanted is Aspect.WHY,  # (its finding)
@@ -109,7 +112,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                         reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
                         release_asked=asks_release(question), defines=defined_name(question),
                         verb=asked_verb(question), method_more=contrasted,
-                        earlier=asks_earlier(question))
+                        earlier=asks_earlier(question), echo=echo)
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

@@ -159,7 +159,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
                lead_proposal: bool = False, release_asked: bool = False, defines: str = "",
                figure_too: bool = False, verb: str = "", method_more: bool = False,
-               earlier: bool = False) -> PaperPlan:
+               earlier: bool = False, echo: frozenset[str] = frozenset()) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -173,10 +173,13 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     (``method_more``, a comparison of approaches) also the first sentence after the proposal saying how the method
     works and not shown yet ("Tactic leverages clustering-based sorting …"), which the question's words rarely fit
     best; (``earlier``, a question about earlier work: "what's wrong with the existing …?") led by the problem sentence
-    saying what is wrong with others' work, if the paper has one."""
+    saying what is wrong with others' work, if the paper has one; (``echo``, a question asking nothing the aspects
+    name: "what kind of applications do they pitch it for?") a sentence holding one of these stemmed words of it
+    fits better ("… in accuracy-sensitive applications"), as a cue word would."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
-    fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
+    fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) + (
+        CUE_BONUS if echo & stems(content_words(s.text)) else 0.0) for s in evidence.sentences}
     ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
     if not ranked:
         return PaperPlan(n, evidence, [])
