@@ -32,6 +32,15 @@ _ASKING = re.compile(r"^[^:?]{0,40}:\s+|^\W*(?:what(?:'s|’s|\s+is)|anything)\s
                      r"(?:are|is)\s+(?:about|on))\s+", re.IGNORECASE)
 # Words that join an alternative to what it shares with the other ("… or flow matching to generate …").
 _JOINS = frozenset("to for of in on with that which where when among across from by via using about".split())
+# The examples a list question gives in brackets ("… operations-research type problems (TSP, bin packing, LP/MIP
+# modeling, that sort of thing)?"): more alternatives, which ``question.without_examples`` takes out of its query
+_BRACKETED = re.compile(r"\((?:\s*(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say)\b[,:]?)?([^()]*,[^()]*)\)",
+                        re.IGNORECASE)
+_NOT_EXAMPLES = re.compile(r"^\s*(?:not|except|other\s+than|besides|ignoring|leaving|excluding|without)\b", re.I)
+_OPEN_END = re.compile(r"^(?:or|and)\s+|(?:\.\.\.|…|\betc\.?|\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)$",
+                       re.IGNORECASE)
+FEW_HOLDERS = 2  # an example searched on its own only when this many papers at most write it ("bin packing", not
+# "agents" or "generating", which would add papers fitting the example but not the question)
 RRF_K = 60  # the usual reciprocal-rank constant: no ranking's first places dominate
 WHOLE_WEIGHT = 2.0  # the whole question's ranking counts as much as two alternatives': a paper found for one
 # alternative alone joins the list's candidates without going ahead of those the whole question found
@@ -59,6 +68,24 @@ def alternatives(query: str) -> list[str]:
     return pieces if all(content_words(p) for p in pieces) else []
 
 
+def examples_in(question: str) -> list[str]:
+    """The examples a question gives in brackets, each of a few words ("(TSP, bin packing, LP/MIP modeling, that sort
+    of thing)" → TSP, bin packing, LP/MIP modeling); [] for none, or for what it leaves out ("(not …, …)")."""
+    found = _BRACKETED.search(question)
+    if not found or _NOT_EXAMPLES.match(found.group(1)):
+        return []
+    items = [_OPEN_END.sub("", item.strip(" .;:")).strip() for item in found.group(1).split(",")]
+    return [item for item in items if content_words(item) and len(item.split()) <= 3]
+
+
+def _holders(example: str, retriever: HybridRetriever) -> set[str]:
+    """The papers one of whose sentences holds every word of the example (in the singular or plural)."""
+    words = [re.compile(rf"\b{re.escape(w.removesuffix('s'))}(?:s|es)?\b", re.IGNORECASE)
+             for w in re.findall(r"[\w-]+", example) if w.lower() in content_words(example)]
+    index = retriever.sentences
+    return {index.paper_ids[row] for row, text in enumerate(index.texts) if all(w.search(text) for w in words)}
+
+
 def fused(rankings: list[list[Hit]], depth: int) -> list[Hit]:
     """The papers of several rankings in weighted reciprocal-rank order (the first ranking is the whole question's).
     Hand-rolled beside ``weighted_rrf``: that one fuses the rankings of one query, these are already fused hits."""
@@ -74,9 +101,11 @@ def fused(rankings: list[list[Hit]], depth: int) -> list[Hit]:
 
 
 def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth: int,
-                only: set[str] | None) -> list[Hit]:
-    """``ranked`` (the whole question's ranking) fused with each alternative's own ranking."""
-    pieces, field = alternatives(query), field_query(query)  # (a field asked by name: its words searched too)
+                only: set[str] | None, examples: list[str] | None = None) -> list[Hit]:
+    """``ranked`` (the whole question's ranking) fused with each alternative's own ranking (and each of the
+    ``examples`` the question gives, ``examples_in``)."""
+    examples = [e for e in examples or [] if 1 <= len(_holders(e, retriever)) <= FEW_HOLDERS]
+    pieces, field = alternatives(query) + examples, field_query(query)  # (a field asked by name: its words searched too)
     if not pieces and not field:
         return ranked
     rankings = [retriever.search(p, depth, only=only) for p in [*pieces, *([field] if field else [])]]
@@ -86,6 +115,9 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
     # The whole question's first paper stays first: the alternatives add papers, they do not reorder the best fit.
     rest = [h for h in fused([ranked, *rankings], depth) if not ranked or h.paper.paper_id != ranked[0].paper.paper_id]
     found = [best.get(h.paper.paper_id, h) for h in [*ranked[:1], *rest]][:depth]
+    # (each one's first paper a candidate, however low the others rank it: "bin packing" is MetaMuse's alone)
+    missed = [hit for pid, hit in best.items() if pid not in {h.paper.paper_id for h in found}]
+    found = found[: depth - len(missed)] + missed
     if field and (terms := field_terms(query, retriever)):  # (a small collection's) papers using a field's
         using = {pid for ids in terms.values() for pid in ids}  # words are candidates, however low they rank
         shown = {h.paper.paper_id for h in found}
@@ -95,14 +127,14 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
 
 
 def each_alternative(query: str, evidence: list[Evidence], retriever: HybridRetriever, weight: float,
-                     word_parts: bool) -> list[Evidence]:
+                     word_parts: bool, examples: list[str] | None = None) -> list[Evidence]:
     """A list's evidence with each sentence scored by the alternative it fits best, when the question offers
     alternatives: "… use Best-of-N or some other test-time selection among candidates?" lists the paper whose one
     sentence on Best-of-N fits the whole question loosely (a sentence with none of an alternative's own words is not
     scored by it)."""
     from rag.evidence import best_of, evidence_for
 
-    pieces = alternatives(query)
+    pieces = alternatives(query) + [e for e in examples or [] if 1 <= len(_holders(e, retriever)) <= FEW_HOLDERS]
     if not pieces or not evidence:
         return evidence
     hits, parts = [e.hit for e in evidence], []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rag.alternatives import alternatives, each_alternative, search_each
+from rag.alternatives import alternatives, each_alternative, examples_in, search_each
 from rag.asks import against_baselines, asks_existence, bare_comparison, wants_others
 from rag.named import mention_order, others_than
 from rag.errors import RagError
@@ -161,7 +161,7 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
             turn.vector = retriever.embed_topic(searched) if searched != turn.query else turn.vector
         found = retriever.search(searched, depth, vector=turn.vector, only=only)
         if turn.shape.kind is QuestionKind.LIST:  # "… on chemistry or molecule design?": papers on either
-            found = search_each(turn.query, found, retriever, depth, only)
+            found = search_each(turn.query, found, retriever, depth, only, examples_in(turn.question))
         turn.ranked = retriever.names.in_named_order(turn.query, found, turn.top_k)
     if turn.follow_up:
         turn.ranked = _pinned(retriever, turn.ranked, turn.carried)
@@ -208,7 +208,8 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
     # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
-        turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table))
+        turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table),
+                                         examples_in(turn.question))
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         asks, items = len(own_topic_words(topic_asked(" ".join([turn.query, *spelled])))), listed_items(turn.query)
         terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()

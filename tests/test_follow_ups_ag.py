@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from rag.alternatives import examples_in
 from rag.asks import against_baselines
 from rag.aspects import aspect
 from rag.chat import ChatSession
@@ -80,3 +81,19 @@ def test_experiments_named_at_a_sentences_start_answer_a_question_for_data(engin
 ])
 def test_what_the_question_asks(question: str, asked: Aspect) -> None:
     assert aspect(question) is asked
+
+
+def test_a_question_asking_nothing_the_aspects_name_leads_with_a_sentence_holding_its_word(engine) -> None:
+    *_, pitched = _chat(engine, "Tactic - how does it decide how many tokens to attend to?",
+                        "Tactic and GtR both spend compute unevenly across tokens - how does each one pick which "
+                        "tokens matter?", "going back to the first one, what kind of applications do they pitch it for?")
+    assert "accuracy-sensitive applications" in pitched.text.split("[1]")[0]
+
+
+def test_the_examples_a_list_gives_in_brackets_are_searched_for_too(engine) -> None:
+    assert examples_in("which papers work on operations-research style problems (routing, packing, that sort of "
+                       "thing)?") == ["routing", "packing"]
+    assert examples_in("which papers use RL (not RL fine-tuning of LLMs, or RLHF)?") == []
+    listed = _chat(engine, "which papers tackle combinatorial optimization or operations-research type problems (TSP, "
+                           "bin packing, LP/MIP modeling, that sort of thing)?")[0]
+    assert METAMUSE in cited(listed)  # ("online bin packing": MetaMuse's alone, low in the whole question's ranking)
