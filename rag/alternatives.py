@@ -102,20 +102,24 @@ def fused(rankings: list[list[Hit]], depth: int) -> list[Hit]:
 
 def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth: int,
                 only: set[str] | None, examples: list[str] | None = None) -> list[Hit]:
-    """``ranked`` (the whole question's ranking) fused with each alternative's own ranking (and each of the
-    ``examples`` the question gives, ``examples_in``)."""
+    """``ranked`` (the whole question's ranking) fused with each alternative's own ranking; the first paper of each
+    of the ``examples`` the question gives (``examples_in``) a candidate too."""
     examples = [e for e in examples or [] if 1 <= len(_holders(e, retriever)) <= FEW_HOLDERS]
-    pieces, field = alternatives(query) + examples, field_query(query)  # (a field asked by name: its words searched too)
-    if not pieces and not field:
+    pieces, field = alternatives(query), field_query(query)  # (a field asked by name: its words searched too)
+    if not pieces and not field and not examples:
         return ranked
     rankings = [retriever.search(p, depth, only=only) for p in [*pieces, *([field] if field else [])]]
     # Each alternative's first paper carries it as its ``part``: listed whenever it clears the evidence floor
     # (``decide``), though its sentences fit the whole question less than the other alternative's papers do.
     best = {r[0].paper.paper_id: replace(r[0], part=p) for p, r in zip(pieces, rankings) if r}
+    # (an example's, too, without reordering the others: "bin packing" is MetaMuse's alone)
+    for example in examples:
+        if (first := retriever.search(example, 1, only=only)) and first[0].paper.paper_id not in best:
+            best[first[0].paper.paper_id] = replace(first[0], part=example)
     # The whole question's first paper stays first: the alternatives add papers, they do not reorder the best fit.
     rest = [h for h in fused([ranked, *rankings], depth) if not ranked or h.paper.paper_id != ranked[0].paper.paper_id]
     found = [best.get(h.paper.paper_id, h) for h in [*ranked[:1], *rest]][:depth]
-    # (each one's first paper a candidate, however low the others rank it: "bin packing" is MetaMuse's alone)
+    # (each one's first paper a candidate, however low the others rank it)
     missed = [hit for pid, hit in best.items() if pid not in {h.paper.paper_id for h in found}]
     found = found[: depth - len(missed)] + missed
     if field and (terms := field_terms(query, retriever)):  # (a small collection's) papers using a field's

@@ -178,9 +178,11 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     fits better ("… in accuracy-sensitive applications"), as a cue word would."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
-    fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) + (
-        CUE_BONUS if echo & stems(content_words(s.text)) else 0.0) for s in evidence.sentences}
-    ranked = sorted(evidence.sentences, key=lambda s: fits[s.position], reverse=True)
+    fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
+    # (the question's own words order the sentences, not how many of them are shown: no padding)
+    echoed = {s.position: fits[s.position] + (CUE_BONUS if echo & stems(content_words(s.text)) else 0.0)
+              for s in evidence.sentences}
+    ranked = sorted(evidence.sentences, key=lambda s: echoed[s.position], reverse=True)
     if not ranked:
         return PaperPlan(n, evidence, [])
     in_order = sorted(evidence.sentences, key=lambda s: s.position)
