@@ -19,6 +19,14 @@ _ASPECTS = (
                               r"(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
                               r"(?:find|show|give)\s+(?:me\s+)?(?:a\s+|the\s+)?(?:paper|work)s?\b)|"
                               r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
+    # "has anyone looked at …?", "looking for flow matching work that …", "any work that tokenizes …?", "know of a paper
+    # on …?": a search for a paper, whatever it asks the paper to have done
+    (Aspect.WHICH, re.compile(r"^\W*(?:[\w-]+(?:\s+[\w-]+)?\s*[:,–—-]\s*)?(?:so\s+|and\s+|but\s+)?"
+                              r"(?:(?:has|have|did|does)\s+any(?:one|body)\b(?![^?]*\bwhy\b)|"
+                              r"any\s+(?:[\w-]+\s+)?(?:work|papers?|stud(?:y|ies))\s+(?:that|which|where)\b)|"
+                              r"\b(?:looking|searching)\s+for\s+(?:a\s+|an\s+|any\s+|some\s+)?"
+                              r"(?:[\w-]+\s+){0,4}?(?:papers?|work|stud(?:y|ies))\b|"
+                              r"\b(?:know|aware)\s+of\s+(?:a\s+|an\s+|any\s+)?(?:papers?|work|stud(?:y|ies))\b", re.I)),
     # "what was actually wrong with the data people trained on before?": a problem, whatever it is about
     (Aspect.PROBLEM, re.compile(r"\bwhat(?:['’]s|\s+(?:is|was|were|are))\s+(?:actually\s+|really\s+|so\s+)?wrong\b|"
                                 r"\bwhat\s+went\s+wrong\b", re.I)),
@@ -28,7 +36,9 @@ _ASPECTS = (
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
                              r"models?\s+and\s+(?:evaluation\s+)?data(?:sets?)?|"
                              r"(?:evaluation|test|held-out)\s+(?:data|sets?|splits?|suites?)|"
-                             r"evaluat\w*\s+(?:on|with))\b", re.I)),
+                             r"evaluat\w*\s+(?:on|with)|"  # ("what did they test it on?")
+                             r"(?:evaluat|test|validat|benchmark)\w*\s+(?:it|them|this|that|(?:the|their|its)\s+[\w-]+)\s+on)\b",
+                             re.I)),
     # "How does D2F make dLLMs faster?", "How do they reduce memory?": the mechanism, unless it asks how well.
     # (also after what sets it up: "OR-PRM and RGM both rely on PRMs - how does each get its supervision?")
     (Aspect.METHOD, re.compile(r"(?:^|[?:;]\s+|\s[–—-]\s)\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?how\s+(?:does|do|did|can|"
