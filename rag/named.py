@@ -224,3 +224,23 @@ def others_than(question: str, table: list[Shown]) -> list[str]:
 
     last = last_answered(table) if table and wants_others(question) else None
     return list(last.listed) if last else []
+
+
+# "back to the benchmark from my first question", "the paper from your second answer": a turn called by its place
+_TURN_CALLED = re.compile(r"\b(?:from|in|of)\s+(?:my|your|the)\s+(first|second|third|1st|2nd|3rd|last|previous|earlier|"
+                          r"original)\s+(?:question|answer|turn|message|reply)\b", re.IGNORECASE)
+_SEVERAL = re.compile(r"\b(?:two|three|four|five|both|all|those|these|papers|ones|works|methods)\b", re.IGNORECASE)
+_TURN_PLACES = {"first": 0, "1st": 0, "original": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}
+
+
+def from_turn(question: str, table: list[Shown]) -> list[str]:
+    """The papers the turn the question calls by its place answered from: its first ("the benchmark from my first
+    question"), or all of them when the question counts them or chooses ("of the three from my first question, which
+    one …?"); [] when it calls no turn."""
+    called = _TURN_CALLED.search(question)
+    answered = [shown for shown in table if shown.stands and shown.listed]
+    if not called or not answered:
+        return []
+    place = _TURN_PLACES.get(called.group(1).lower(), len(answered) - 1)
+    several = _SEVERAL.search(question[:called.start()]) or re.search(r"which", question, re.IGNORECASE)
+    return (answered[place].listed if several else answered[place].listed[:1]) if place < len(answered) else []

@@ -4,8 +4,7 @@ A conversation's table is what earlier turns showed (sources [n]) and cited (in 
 follow-up points at it with pronouns and demonstratives ("it", "both", "these methods", "the latter"), ordinals and
 numbers ("the top two", "the second paper", "[2]", "#3", "the last one"), a partial name of a paper on the table ("the
 jigsaw one", "TRIM-KV"), or a choice among them ("which of those …"). A topic switch ("New question: …", "On another
-subject, …") refers to nothing before it. No LLM is needed: an LLM rewrite only helps retrieval afterwards and never
-changes what is resolved here."""
+subject, …") refers to nothing before it. No LLM is needed: an LLM rewrite only helps retrieval afterwards."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from rag.asks import against_baselines, asks_which, bare_comparison
 from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
-from rag.named import counted_papers, mention_order, named_ahead, named_on_table, recent, subject, user_order
+from rag.named import counted_papers, from_turn, mention_order, named_ahead, named_on_table, recent, subject, user_order
 from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
 from rag.types import Paper, Shown
 
@@ -44,6 +43,7 @@ _ORDINAL = re.compile(r"(?:\bthe\s+|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\
                       r"|^\W*(?:(?:and|so|ok(?:ay)?|now|then)\W+)?)"
                       r"(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
                       rf"(?!\s+(?:{_PARTS})s?\b)(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.I)
+_CORRECTED = re.compile(r"\b(?:no\s+wait|wait\s+no|i\s+meant?|scratch\s+that|or\s+rather|correction)\b", re.I)
 _PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|"
                      r"fifth|5th|last)(?:\s+(?:one|ones|paper|papers))?\s*(?:[,?:;.!\-–—]|$)", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those"
@@ -100,8 +100,8 @@ class Reference:
 
 def last_answered(table: list[Shown], refusals: bool = True) -> Shown | None:
     """The most recent turn that answered (a refusal shows papers but puts none on the table, unless it names the
-    papers it was asked about: "The abstract of DPT does not mention …" leaves DPT the subject; not with
-    ``refusals`` False, for the last question answered)."""
+    papers it was asked about: "The abstract of DPT does not mention …" leaves DPT the subject; ``refusals`` False:
+    the last question answered)."""
     return next((shown for shown in reversed(table) if (shown.stands if refusals else not shown.refused)
                  and shown.listed), None)
 
@@ -110,18 +110,19 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
             named_in: Callable[[str], list[str]] = lambda _: [],
             mentioned: Callable[[str], set[str]] = lambda _: set(),
             titled: Callable[[str], str] = lambda _: "") -> Reference:
-    """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words
-    of a paper's title (its name, rare title words), for partial names ("the jigsaw one"); ``named_in(text)``: the
-    indexed papers a text names, on the table or not, for the user's own enumerations ("take MetaMuse, MoH and
-    OR-PRM in that order"); ``mentioned`` and ``titled``: see ``named.named_on_table``."""
+    """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words of a
+    paper's title, for partial names ("the jigsaw one"); ``named_in(text)``: the indexed papers a text names, for the
+    user's own enumerations ("take MetaMuse, MoH and OR-PRM in that order"); ``mentioned``, ``titled``: ``named``."""
     if (last := last_answered(table)) is None:
         return _named_choice(question, named_in(question), title_words) or Reference(
             ReferenceKind.NONE, question=without_switch(question))
     if _SWITCH.match(question):
         return Reference(ReferenceKind.SWITCH, question=without_switch(question))
-    # Positions ("the second one", "#3") count in the latest turn that showed several papers; papers the user
-    # named one by one ("MetaMuse, MaskCO and OR-PRM") are numbered in the user's order.
-    # "I'll look at VeriEquivBench and AutoExperiment. How many problems does the first one have?": this turn's own.
+    if earlier := from_turn(question, table):  # "back to the benchmark from my first question - …", "of the three …"
+        return Reference(ReferenceKind.ORDINAL, earlier, question, len(earlier) > 1 and asks_which(
+            question.split(",")[-1]))
+    # Positions ("the second one", "#3") count in the latest turn that showed several papers; papers the user named
+    # one by one ("MetaMuse, MaskCO and OR-PRM", in this turn too: "I'll look at A and B. …") in the user's order.
     every = list(dict.fromkeys(p for s in table for p in s.sources))
     own = named_in(question)  # the indexed papers this turn names, on the table or not
     if not set(own) <= set(every) and (chosen := _named_choice(question, own, title_words)):
@@ -140,13 +141,13 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         [p for p in several.sources if p in several.listed] if asks_which(several.question) else several.listed)
     listed = last.listed
     ellipsis = _ELLIPSIS.match(question)
-    asked = question  # what a reference is read from: the user's words
-    if ellipsis:  # the fragment asks the last question answered again, of something else
+    asked = question  # what a reference is read from: the user's words (a fragment asks the last question again)
+    if ellipsis:
         asked_last = last_answered(table, refusals=False) or last
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"),
                                      asked_last.query or asked_last.question)
-    # (or its last sentence, after what the user needs: "I can't fine-tune anything. Which one should I look at?")
-    asks_choice = bool(asks_which(asked) or asks_which(re.split(r"(?<=[.!])\s+", asked.strip())[-1]))
+    asks_choice = bool(  # (or its last sentence: "I can't fine-tune anything. Which one …?")
+        asks_which(asked) or asks_which(re.split(r"(?<=[.!])\s+", asked.strip())[-1]))
     choice = asks_choice and len(listed) >= 2
     numbered = enumerated or several.sources  # "[2]" after "I'll take them as RGM, T1, ReVeal": T1
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
@@ -155,19 +156,18 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     among = ordered if enumerated or len(ordered) >= len(listed) else listed
     if len(among) < 2 and re.search(r"\b(?:former|latter)\b", asked, re.IGNORECASE):  # after one paper a turn:
         among = recent(table, 2)[::-1]  # the two discussed last, in the order discussed
-    # "same for the other one?" after a turn about one paper of a list: the list's next paper not discussed last
     if _OTHER.search(asked) and len(listed) == 1 and (others := [p for p in several.listed if p not in listed]):
-        return Reference(ReferenceKind.ORDINAL, others[:1], positioned or question)
+        return Reference(ReferenceKind.ORDINAL, others[:1], positioned or question)  # "same for the other one?"
     if ordinal := _ordinal(asked, among):
         return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question,
                          choice or asks_choice and len(ordinal) > 1)
     if against_baselines(asked):  # "vs other AR models - speed and memory?": the last paper against its baselines
         return Reference(ReferenceKind.PRONOUN, listed[:1], question)
     # "their main finding" after a turn about one paper: its authors, not that paper and the one before it.
-    weak = {m.group(0).lower() for m in _PLURAL.finditer(asked)} <= {"they", "them", "their"}
-    # (not "small LMs …, do they"; not "Which papers … trace content back to its source?")
-    plural = bool(_PLURAL.search(without_bound_its(asked))) and not (weak and named_before_pronoun(asked))
+    weak = {m.group(0).lower() for m in _PLURAL.finditer(without_bound_its(asked))} <= {"they", "them", "their"}
+    # (not "small LMs …, do they", "Which papers … trace … to its source?", "does it cover, … do they propose?")
     singular = bool(_SINGULAR.search(without_bound_its(asked)))
+    plural = bool(_PLURAL.search(without_bound_its(asked))) and not (weak and (named_before_pronoun(asked) or singular))
     if (plural and not weak) or asks_choice:  # "the two" after a turn about one paper: the turns before it too
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
@@ -252,10 +252,9 @@ _ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where
 
 def points_back(text: str) -> bool:
     """The text refers to papers already discussed ("its use of tools", "these two") and names none of its own (not
-    even a short acronym: "How does RGM get its …")."""
+    even a short acronym: "How does RGM get its …"; nor "I remember a paper that … so it …": that paper)."""
     from rag.question import names_in
 
-    # ("I remember a paper that distills … so it doesn't need …": "it" is the paper this text introduces.)
     return bool(_SINGULAR.search(text) or _PLURAL.search(text)) and not names_in(text) and not re.search(
         r"\b[A-Z][A-Z0-9]+\b|\b(?:a|an|another)\s+(?:[\w-]+\s+)?(?:paper|work|method|approach|study|framework)\b", text)
 
@@ -281,8 +280,9 @@ def _ordinal(question: str, listed: list[str]) -> list[str]:
     if top := _TOP_N.search(question):
         count = _NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
         return listed[:count] if count <= len(listed) else []
-    picked = []
-    # (After "and", only when an ordinal with "the" came before it: "the first and second", not "first and second order")
+    if (fix := _CORRECTED.search(question)) and _ORDINAL.search(question, fix.end()):  # "the first … no wait, I
+        question = question[fix.end():]  # meant the latter": what the user settled on
+    picked = []  # (after "and", only when an ordinal with "the" came before it: not "first and second order")
     for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked
                   or _bare_ordinal(m, question)):
         word, end = match.group(1).lower(), len(listed) - 1
