@@ -230,14 +230,17 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.aspects import asks_figure, aspect
+        from rag.plan import names_data
         from rag.properties import reported
         from rag.roles import Aspect
 
         asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it
         held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")
         # Only a question for a figure or a named thing ("How many GPU hours …?") asks for a fact an abstract may lack
+        said = [s.text for e in turn.evidence for s in e.sentences]  # (the sentences split already)
         specific = ((kind := aspect(asked)) is Aspect.DATA or kind is Aspect.RESULT and asks_figure(asked)) and not (
-            reported(asked, [s.text for e in turn.evidence for s in e.sentences]))  # (the sentences split already)
+            reported(asked, said) or kind is Aspect.DATA and all(  # (each paper naming its data: "… on GSM8K, …")
+                any(names_data(s.text) for s in e.sentences) for e in turn.evidence))
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import evidence_for

@@ -148,6 +148,12 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
     return score
 
 
+def names_data(text: str) -> bool:
+    """The sentence names what the paper was run on, a dataset or model by a name with a figure ("GSM8K, MATH-500",
+    "Llama-7B and Llama-2-13B"; not "three representative PDE benchmarks")."""
+    return bool(_NAMED_THING.search(_LINK.sub("", text)))
+
+
 def _holds_verb(text: str, verb: str) -> bool:
     """A word of the text in the verb's family ("trained", "training" for "train"; "constraint" for "constrain")."""
     stem = next(iter(stems({verb})))

@@ -17,6 +17,7 @@ from rag.subject import without_calling
 from rag.topic_words import own_topic_words
 
 RGM, MCLM, METAMUSE, OR_PRM, AMLRIS = "tF56uyxdDy", "r2HG3xOMJI", "h25382f415cbb", "tFEAzYdz92", "tAfew5gRmm"
+CATALYSTBENCH, TRIM_KV, VERIEQUIVBENCH = "h47cb2134ff1f", "qCaq3jGb0S", "tRRHVUwP2B"
 
 
 def _chat(engine, *questions: str):
@@ -75,9 +76,14 @@ def test_experiments_named_at_a_sentences_start_answer_a_question_for_data(engin
 
 
 @pytest.mark.parametrize(("question", "asked"), [
+    ("what did they evaluate it on?", Aspect.DATA),
     ("FutureFill vs ARPG: both pitch faster generation. whats the actual mechanism in each", Aspect.METHOD),
     ("the latter - what does it buy you empirically?", Aspect.RESULT),
     ("eval set?", Aspect.DATA),
+    # a search for a paper, whatever it asks the paper to have done (not "… why …?": what they found)
+    ("has anyone looked at the trade-off between physical accuracy and distributional accuracy?", Aspect.WHICH),
+    ("looking for flow matching work that enforces physical constraints", Aspect.WHICH),
+    ("unrelated: any work that tokenizes molecules into building blocks?", Aspect.WHICH),
 ])
 def test_what_the_question_asks(question: str, asked: Aspect) -> None:
     assert aspect(question) is asked
@@ -97,3 +103,42 @@ def test_the_examples_a_list_gives_in_brackets_are_searched_for_too(engine) -> N
     listed = _chat(engine, "which papers tackle combinatorial optimization or operations-research type problems (TSP, "
                            "bin packing, LP/MIP modeling, that sort of thing)?")[0]
     assert METAMUSE in cited(listed)  # ("online bin packing": MetaMuse's alone, low in the whole question's ranking)
+
+
+def test_a_search_for_a_paper_leads_with_what_it_proposes_not_its_background(engine) -> None:
+    found = _chat(engine, "has anyone looked at the trade-off between physical accuracy and distributional accuracy in "
+                          "generative models?")[0]
+    assert found.text.startswith("Based on the insight of inherently conflicting objectives, the authors introduce "
+                                 "Physics-Based Flow Matching (PBFM)")
+
+
+def test_the_questions_own_words_order_the_sentences_but_add_none(engine) -> None:
+    # "mCLM" is in every sentence of its abstract: it orders nothing, and shows no more sentences than without it
+    angels = _chat(engine, "what are the 'fallen angels' mCLM tries to rescue?")[0]
+    assert angels.text.startswith("mCLM can also reason on multiple functions") and angels.text.count("[1]") == 3
+
+
+def test_it_beside_they_is_one_paper_and_its_authors(engine) -> None:
+    _, tasks = _chat(engine, "anything on LLMs for catalysis?",
+                     "what tasks does it cover, and what fine-tuning method do they propose?")
+    assert cited(tasks) == [CATALYSTBENCH] and "Multi-head Full-task" in tasks.text
+
+
+def test_an_ordinal_the_user_corrects_is_the_one_settled_on_and_a_question_for_data_its_abstract_names(engine) -> None:
+    *_, latter = _chat(engine, "FutureFill vs TRIM-KV: how does each keep memory small during generation?",
+                       "For the first one... no wait, I meant the latter. What did they evaluate it on? any math stuff?")
+    # (TRIM-KV alone; not refused as a detail its abstract lacks: it names GSM8K and MATH-500)
+    assert cited(latter) == [TRIM_KV] and "GSM8K" in latter.text.split("[1]")[0]
+
+
+def test_a_paper_called_by_the_turn_that_found_it(engine) -> None:
+    *_, back = _chat(engine, "Is there a benchmark for Dafny code generation that avoids reference specs?",
+                     "VeriEquivBench and OR-PRM both say the existing datasets are bad. What's the problem in each case?",
+                     "2nd one: how did they produce and then check the step-by-step solutions?",
+                     "back to the benchmark from my first question - how many problems does it have?")
+    assert cited(back) == [VERIEQUIVBENCH] and "2,389" in back.text
+    # (all the papers of that turn when the question counts them or chooses among them)
+    *_, three = _chat(engine, "what papers here explicitly talk about test-time scaling for LLMs?",
+                      "the tool-verification one: why can't small models just verify on their own?",
+                      "of the three from my first question, which one trains the model with multi-turn RL?")
+    assert len(cited(three)) == 3
