@@ -77,8 +77,6 @@ _OTHERS = re.compile(r"\bother\s+(?:\w+\s+)?(?:papers|works|studies|ones|methods
 # "Is ARPG's method similar?" (against what was just discussed).
 _BARE_COMPARISON = re.compile(r"\b(?:different|differ|differs|compare|compares|similar|alike|contrast|stack\s+up|"
                               r"related)\s*[?.!]*\s*$", re.IGNORECASE)
-
-
 # "… in kilometres?", "… in dollars": a unit the answer would be given in.
 _UNIT = re.compile(r"\bin\s+(km|kilomet(?:re|er)s?|miles|metres|meters|dollars|usd|euros|kwh|watts|tonnes|tons|"
                    r"gigabytes|terabytes)\b", re.IGNORECASE)
@@ -282,13 +280,13 @@ _PRIOR_WORK = re.compile(r"\b(?:differ\w*|different(?:ly)?|compared?|contrast(?:
                          r"(?:stack(?:s|ed)?|measures?)\s+up)\s+"
                          r"(?:from|than|to|with|over|on|against)\s+(?:the\s+|what\s+)?(?:earlier|prior|previous|"
                          r"existing|traditional|conventional|classic(?:al)?|older|past|standard|usual|typical|"
-                         r"(?:was|were|people\s+did)\s+(?:done\s+)?before)\b"
-                         r"|\b(?:vs\.?|versus|against|over)\s+(?:the\s+|its\s+|their\s+)?baselines?\b", re.I)
+                         r"(?:was|were|people\s+did)\s+(?:done\s+)?before)\b|\b(?:vs\.?|versus|against|over)\s+"
+                         r"(?:the\s+|its\s+|their\s+)?baselines?\b", re.I)
 
 
 def against_baselines(question: str, anywhere: bool = False) -> bool:
-    """"vs other AR models - speed and memory?", "and compared to the baselines?": the last paper against its own;
-    ``anywhere``: also "what does it do differently from earlier LLM+evolutionary heuristic design?"."""
+    """"vs other AR models - speed?", "and compared to the baselines?": the last paper against its own; ``anywhere``:
+    also "what does it do differently from earlier LLM+evolutionary heuristic design?", "… vs the baselines?"."""
     return bool(_BASELINES.match(question) or anywhere and _PRIOR_WORK.search(question))
 
 

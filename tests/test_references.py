@@ -42,9 +42,9 @@ class TestResolve:
         ("third one - what does it stand for?", ReferenceKind.ORDINAL, ["trim"]),
         ("first vs third, what does each change about decoding?", ReferenceKind.ORDINAL, ["tactic", "trim"]),
         ("and the 2nd, how much memory does it save", ReferenceKind.ORDINAL, ["d2f"]),
-        # a part of a paper counted, not a paper: "they" are the first paper's authors
-        ("what was the second problem they tackled, and by how much did it improve?", ReferenceKind.PLURAL,
-         ["tactic", "d2f", "trim"]),
+        # a part of a paper counted, not a paper: "it" is the first paper, "they" its authors
+        ("what was the second problem they tackled, and by how much did it improve?", ReferenceKind.PRONOUN,
+         ["tactic"]),
     ])
     def test_references_to_a_list(self, question, kind, papers) -> None:
         found = ref(question, [LIST])
