@@ -34,11 +34,11 @@ _ASKING = re.compile(r"^[^:?]{0,40}:\s+|^\W*(?:what(?:'s|’s|\s+is)|anything)\s
 _JOINS = frozenset("to for of in on with that which where when among across from by via using about".split())
 # The examples a list question gives in brackets ("… operations-research type problems (TSP, bin packing, LP/MIP
 # modeling, that sort of thing)?"): more alternatives, which ``question.without_examples`` takes out of its query
-_BRACKETED = re.compile(r"\((?:\s*(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say)\b[,:]?)?([^()]*,[^()]*)\)",
-                        re.IGNORECASE)
+_BRACKETED = re.compile(r"\((?:\s*(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say)\b[,:]?)?"
+                        r"([^()]*,[^()]*)\)", re.IGNORECASE)
 _NOT_EXAMPLES = re.compile(r"^\s*(?:not|except|other\s+than|besides|ignoring|leaving|excluding|without)\b", re.I)
-_OPEN_END = re.compile(r"^(?:or|and)\s+|(?:\.\.\.|…|\betc\.?|\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)$",
-                       re.IGNORECASE)
+_OPEN_END = re.compile(r"^(?:or|and)\s+|(?:\.\.\.|…|\betc\.?|\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|"
+                       r"\bor\s+similar)$", re.IGNORECASE)
 FEW_HOLDERS = 2  # an example searched on its own only when this many papers at most write it ("bin packing", not
 # "agents" or "generating", which would add papers fitting the example but not the question)
 RRF_K = 60  # the usual reciprocal-rank constant: no ranking's first places dominate
@@ -78,12 +78,15 @@ def examples_in(question: str) -> list[str]:
     return [item for item in items if content_words(item) and len(item.split()) <= 3]
 
 
+def searched_examples(examples: list[str], retriever: HybridRetriever) -> list[str]:
+    """The ``examples`` few enough papers write to be searched for on their own (``FEW_HOLDERS``)."""
+    return [e for e in examples if 1 <= len(_holders(e, retriever)) <= FEW_HOLDERS]
+
+
 def _holders(example: str, retriever: HybridRetriever) -> set[str]:
-    """The papers one of whose sentences holds every word of the example (in the singular or plural)."""
-    words = [re.compile(rf"\b{re.escape(w.removesuffix('s'))}(?:s|es)?\b", re.IGNORECASE)
-             for w in re.findall(r"[\w-]+", example) if w.lower() in content_words(example)]
-    index = retriever.sentences
-    return {index.paper_ids[row] for row, text in enumerate(index.texts) if all(w.search(text) for w in words)}
+    """The papers whose title or abstract writes the example, in the singular or plural (``papers_mentioning``)."""
+    forms = {example, f"{example}s", example.removesuffix("s")}
+    return {pid for form in forms if form for pid in retriever.names.papers_mentioning(form)}
 
 
 def fused(rankings: list[list[Hit]], depth: int) -> list[Hit]:
@@ -104,7 +107,7 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
                 only: set[str] | None, examples: list[str] | None = None) -> list[Hit]:
     """``ranked`` (the whole question's ranking) fused with each alternative's own ranking; the first paper of each
     of the ``examples`` the question gives (``examples_in``) a candidate too."""
-    examples = [e for e in examples or [] if 1 <= len(_holders(e, retriever)) <= FEW_HOLDERS]
+    examples = searched_examples(examples or [], retriever)
     pieces, field = alternatives(query), field_query(query)  # (a field asked by name: its words searched too)
     if not pieces and not field and not examples:
         return ranked
@@ -138,7 +141,7 @@ def each_alternative(query: str, evidence: list[Evidence], retriever: HybridRetr
     scored by it)."""
     from rag.evidence import best_of, evidence_for
 
-    pieces = alternatives(query) + [e for e in examples or [] if 1 <= len(_holders(e, retriever)) <= FEW_HOLDERS]
+    pieces = alternatives(query) + searched_examples(examples or [], retriever)
     if not pieces or not evidence:
         return evidence
     hits, parts = [e.hit for e in evidence], []

@@ -36,9 +36,8 @@ _ASPECTS = (
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
                              r"models?\s+and\s+(?:evaluation\s+)?data(?:sets?)?|"
                              r"(?:evaluation|test|held-out)\s+(?:data|sets?|splits?|suites?)|"
-                             r"evaluat\w*\s+(?:on|with)|"  # ("what did they test it on?")
-                             r"(?:evaluat|test|validat|benchmark)\w*\s+(?:it|them|this|that|(?:the|their|its)\s+[\w-]+)\s+on)\b",
-                             re.I)),
+                             r"evaluat\w*\s+(?:on|with)|(?:evaluat|test|validat|benchmark)\w*\s+"  # ("… test it on?")
+                             r"(?:it|them|this|that|(?:the|their|its)\s+[\w-]+)\s+on)\b", re.I)),
     # "How does D2F make dLLMs faster?", "How do they reduce memory?": the mechanism, unless it asks how well.
     # (also after what sets it up: "OR-PRM and RGM both rely on PRMs - how does each get its supervision?")
     (Aspect.METHOD, re.compile(r"(?:^|[?:;]\s+|\s[–—-]\s)\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?how\s+(?:does|do|did|can|"

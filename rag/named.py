@@ -235,12 +235,12 @@ _TURN_PLACES = {"first": 0, "1st": 0, "original": 0, "second": 1, "2nd": 1, "thi
 
 def from_turn(question: str, table: list[Shown]) -> list[str]:
     """The papers the turn the question calls by its place answered from: its first ("the benchmark from my first
-    question"), or all of them when the question counts them or chooses ("of the three from my first question, which
-    one …?"); [] when it calls no turn."""
+    question"), or all of them when the question counts them ("of the three from my first question, which one …?");
+    [] when it calls no turn."""
     called = _TURN_CALLED.search(question)
     answered = [shown for shown in table if shown.stands and shown.listed]
     if not called or not answered:
         return []
     place = _TURN_PLACES.get(called.group(1).lower(), len(answered) - 1)
-    several = _SEVERAL.search(question[:called.start()]) or re.search(r"which", question, re.IGNORECASE)
+    several = _SEVERAL.search(question[:called.start()])
     return (answered[place].listed if several else answered[place].listed[:1]) if place < len(answered) else []
