@@ -122,8 +122,8 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
     # The whole question's first paper stays first: the alternatives add papers, they do not reorder the best fit.
     rest = [h for h in fused([ranked, *rankings], depth) if not ranked or h.paper.paper_id != ranked[0].paper.paper_id]
     found = [best.get(h.paper.paper_id, h) for h in [*ranked[:1], *rest]][:depth]
-    # (each one's first paper a candidate, however low the others rank it)
-    missed = [hit for pid, hit in best.items() if pid not in {h.paper.paper_id for h in found}]
+    # (an example's first paper a candidate, however low the others rank it)
+    missed = [hit for pid, hit in best.items() if hit.part in examples and pid not in {h.paper.paper_id for h in found}]
     found = found[: depth - len(missed)] + missed
     if field and (terms := field_terms(query, retriever)):  # (a small collection's) papers using a field's
         using = {pid for ids in terms.values() for pid in ids}  # words are candidates, however low they rank
