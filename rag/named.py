@@ -203,10 +203,15 @@ def recent(table: list[Shown], count: int) -> list[str]:
 def subject(table: list[Shown]) -> str:
     """The paper the chat is about: the latest answer's first paper, unless that answer was a list holding the paper a
     turn before it answered about alone ("Are there other papers on tracing …?" after three turns on SIGMark)."""
-    answered = [shown for shown in table if shown.stands and shown.listed]
+    answered = _answered(table)
     latest = answered[-1].listed
     alone = next((shown.listed[0] for shown in reversed(answered[:-1]) if len(shown.listed) == 1), None)
     return alone if len(latest) > 1 and alone in latest else latest[0]
+
+
+def _answered(table: list[Shown]) -> list[Shown]:
+    """The earlier turns that put papers on the table, in turn order."""
+    return [shown for shown in table if shown.stands and shown.listed]
 
 
 def _searches(question: str) -> bool:
@@ -238,7 +243,7 @@ def from_turn(question: str, table: list[Shown]) -> list[str]:
     question"), or all of them when the question counts them ("of the three from my first question, which one …?");
     [] when it calls no turn."""
     called = _TURN_CALLED.search(question)
-    answered = [shown for shown in table if shown.stands and shown.listed]
+    answered = _answered(table)
     if not called or not answered:
         return []
     place = _TURN_PLACES.get(called.group(1).lower(), len(answered) - 1)

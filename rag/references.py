@@ -164,10 +164,10 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if against_baselines(asked):  # "vs other AR models - speed and memory?": the last paper against its baselines
         return Reference(ReferenceKind.PRONOUN, listed[:1], question)
     # "their main finding" after a turn about one paper: its authors, not that paper and the one before it.
-    weak = {m.group(0).lower() for m in _PLURAL.finditer(without_bound_its(asked))} <= {"they", "them", "their"}
+    singular = bool(_SINGULAR.search(unbound := without_bound_its(asked)))
+    weak = {m.group(0).lower() for m in _PLURAL.finditer(unbound)} <= {"they", "them", "their"}
     # (not "small LMs …, do they", "Which papers … trace … to its source?", "does it cover, … do they propose?")
-    singular = bool(_SINGULAR.search(without_bound_its(asked)))
-    plural = bool(_PLURAL.search(without_bound_its(asked))) and not (weak and (named_before_pronoun(asked) or singular))
+    plural = bool(_PLURAL.search(unbound)) and not (weak and (named_before_pronoun(asked) or singular))
     if (plural and not weak) or asks_choice:  # "the two" after a turn about one paper: the turns before it too
         counted = _COUNTED.search(asked)
         count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
