@@ -75,6 +75,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     missing = missing or unfit(turn.question, texts)  # "does it work for Chinese or multilingual chats?"
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
+    missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
     counted += unscored(turn.question, texts)  # "What exact bit accuracy …?": no figure of it
     missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
@@ -159,6 +160,31 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
 
     return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)
             and not ids & set(names.papers_mentioning_version(n)) and not names.is_distinctive(n)]
+
+
+# A short acronym ("… against plain LRU for the caching problem?") or a capitalised word no English lexicon knows
+# ("… is there an Isabelle track too?"), not opening a sentence: ``names_in`` leaves such words out (most short
+# acronyms are a field's, most capitalised words open a sentence), but one no indexed abstract writes is a name the
+# user offers, which the papers pointed at cannot hold.
+_CAPITALISED = re.compile(r"(?<![\w-])([A-Z]{2,3}|[A-Z][a-z]{3,})(?![\w-])")
+_OPENS = re.compile(r"(?:^|[.!?:;]\s+|\s-+\s+|\()\W*$")
+_SHORTHAND = frozenset("imo imho tbh fyi btw asap lol afaik iirc ok vs and or not the yes no".split())
+
+
+def unindexed(question: str, names: NameIndex) -> list[str]:
+    """The short acronyms and unknown capitalised words of the question (not opening a sentence) that no indexed
+    abstract or title writes, in any case or version."""
+    from rag.nearmiss import word_readings
+
+    found = []
+    for match in _CAPITALISED.finditer(question):
+        word = match.group(1)
+        if _OPENS.search(question[:match.start()]) or word.lower() in _SHORTHAND or common_acronym(word):
+            continue
+        if (word.isupper() or not word_readings(word) and not word_readings(word.lower())) and not (
+                names.papers_mentioning_version(word)):
+            found.append(word)
+    return found
 
 
 def offered(question: str) -> list[str]:
