@@ -34,8 +34,7 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
                      r"them|this|that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)"
                      r"(?:\s+(?:about|to|on))?|i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
                      r"\s*[:,.;!-]*\s*", re.IGNORECASE)
-_SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?",
-                            re.IGNORECASE)
+_SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?", re.I)
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
 # "the first and (the) second", "first vs third", "third one - what does FTS stand for?"; not "the second problem …"
 _PARTS = "problem|stage|step|component|task|principle|contribution|module|phase|part|challenge|finding|objective|round"
@@ -46,8 +45,9 @@ _ORDINAL = re.compile(r"(?:\bthe\s+|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\
 _CORRECTED = re.compile(r"\b(?:no\s+wait|wait\s+no|i\s+meant?|scratch\s+that|or\s+rather|correction)\b", re.I)
 _PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|"
                      r"fifth|5th|last)(?:\s+(?:one|ones|paper|papers))?\s*(?:[,?:;.!\-–—]|$)", re.IGNORECASE)
-_PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those"
-                     r"|them|they|their|each\s+of\s+them|all\s+of\s+them|either|neither)\b", re.IGNORECASE)
+_PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those|them|"
+                     r"they|their|each\s+(?:of\s+them|one|paper|method|approach)|all\s+of\s+them|either|neither)\b",
+                     re.I)
 # Bare "this" / "that" only for a thing ("What does this achieve?"), not "methods that …"; not "how does each do it?"
 _SINGULAR = re.compile(r"\b(?:its|it's)\b|\bit\b(?!\s*(?:[?.!,]|$))|(?<!\bdo\s)(?<!\bdoes\s)(?<!\bdoing\s)\bit\b"
                        r"|\b(?:this|that|the)\s+(?:paper|method|approach|model|work|authors?"
