@@ -54,14 +54,14 @@ def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettin
         ranks = 0 if shape.multilingual else rules.list_top_ranks
         # A paper holding a name the question asks about ("Which papers work with TikZ code?", "… report results on
         # ImageNet?") or using a rarer term of it verbatim ("… touch on the KV cache?") is listed whenever its best
-        # sentence is not far off (one short sentence naming the term scores low); one using a field's words when the
-        # list asks for the field by name ("… about chemistry?", ``rag.fields``), always; the paper retrieved
-        # first for an alternative the question offers ("… watermarking or tracing where …"), whenever it clears the
-        # floor.
+        # sentence is not far off (one naming the term in passing scores low: "… in Best-of-N settings"); one using a
+        # field's words when the list asks for the field by name ("… about chemistry?", ``rag.fields``), always; the
+        # paper retrieved first for an alternative the question offers ("… watermarking or tracing where …"), whenever
+        # it clears the floor.
         chosen = [(n, e) for n, e in numbered if e.best_score >= cut or (
             n <= ranks and (e.best_score >= rules.min_list_evidence or not name_found and e.best_score >= max(
                 rules.min_evidence, rules.list_top_relative_cut * top))) or (
-            (e.names_found or e.terms_found) and e.best_score >= rules.list_relative_cut * rules.min_sentence) or (
+            (e.names_found or e.terms_found) and e.best_score >= rules.named_list_floor) or (
             _fielded(e)) or (
             e.hit.part is not None and e.best_score >= rules.min_evidence)][: rules.max_list_papers]
         if not chosen and shape.multilingual and numbered:  # e5's cut can pass over the best paper itself

@@ -151,7 +151,8 @@ class DecisionSettings(_Section):
                                 "sentence reaches min_list_evidence, or min_evidence and list_top_relative_cut")
     list_top_relative_cut: float = Field(0.65, ge=0, le=1, description="The relative cut for those first papers")
     list_phrase_share: float = Field(0.15, ge=0, le=1, description="A list keeps a retrieved paper that uses a term of "
-                                     "the question verbatim ('KV cache') if at most this share of the papers use it")
+                                     "the question verbatim ('KV cache') if at most this share of the papers use it…")
+    named_list_floor: float = Field(0.11, ge=0, description="…or naming what it asks, its best sentence reaching this")
     sentences_per_paper: int = Field(2, ge=1, description="Sentences quoted per paper in a one-paper answer")
     unknown_word_min_papers: int = Field(ge=0, description="From this index size, a question word no abstract "
                                          "contains is a typo or a refusal (absence means little in a small "
@@ -291,9 +292,8 @@ def configuration_markdown() -> str:
 
 
 def _shown_path(path: Path) -> str:
-    if path.is_relative_to(PROJECT_ROOT):
-        return f"{path.relative_to(PROJECT_ROOT)}/"
-    return f"~/{path.relative_to(Path.home())}" if path.is_relative_to(Path.home()) else str(path)
+    home = f"~/{path.relative_to(Path.home())}" if path.is_relative_to(Path.home()) else str(path)
+    return f"{path.relative_to(PROJECT_ROOT)}/" if path.is_relative_to(PROJECT_ROOT) else home
 
 
 if __name__ == "__main__":
