@@ -260,6 +260,8 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     step-level supervision?" → "step-level supervision"): the topic words (in their order) of the clauses asking it of
     each ("each", "either", "respectively") that are not words of the compared papers' ``names`` (titles, short names,
     the pieces naming them) nor words of comparing or referring; "" for "How do these two differ?"."""
+    from bm25s.stopwords import STOPWORDS_EN_PLUS
+
     from rag.aspects import IN_TERMS
     from rag.nearmiss import word_readings
     from rag.topic_words import GENERIC_WORDS, REFERENCE_WORDS
@@ -274,8 +276,9 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     clauses = termed or [c for c in split if _OF_EACH.search(c)]
     theirs = set().union(*(content_words(name) for name in names)) if names else set()
     theirs |= {piece for word in theirs for piece in word.split("-")}
-    dropped = theirs | CUE_WORDS | REFERENCE_WORDS | _NOT_AN_ASPECT | {"either", "respectively"} | (
-        set() if termed else GENERIC_WORDS)
+    # (English function words too: "against", "but", "out" would make any sentence holding them answer it)
+    dropped = theirs | CUE_WORDS | REFERENCE_WORDS | _NOT_AN_ASPECT | {"either", "respectively"} | set(
+        STOPWORDS_EN_PLUS) | (set() if termed else GENERIC_WORDS)
 
     def aspect_words(clauses: list[str]) -> list[str]:
         words = []
