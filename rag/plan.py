@@ -1,11 +1,11 @@
 """Answer plans: which of each chosen paper's sentences an answer shows, and in what order, so that the first one
 answers the question ("How is TikZilla trained?" leads with the training sentence, not the field's background).
 
-A paper's sentences are ranked by how well they fit the question (the evidence score) plus how well their role
-fits what the question asks (``rag.roles``): a method question prefers method sentences, a "how much" question
-result sentences with figures, a "which datasets" question the experiments sentence. The lead comes first; the
-paper's best sentences for the question (by evidence score), what it proposes and, for an overview, a result
-follow in the abstract's own order. Every shown sentence is made to stand on its own (``rag.standalone``).
+A paper's sentences are ranked by how well they fit the question (the evidence score) plus how well their role fits
+what the question asks (``rag.roles``): a method question prefers method sentences, a "how much" question result
+sentences with figures, a "which datasets" question the experiments sentence. The lead comes first; the paper's best
+sentences for the question (by evidence score), what it proposes and, for an overview, a result follow in the
+abstract's own order. Every shown sentence is made to stand on its own (``rag.standalone``).
 """
 
 from __future__ import annotations
@@ -247,6 +247,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                 after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
+    at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
+    rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at
+             and leans_back(s.text) and roles[s.position] is not Role.BACKGROUND][:1]
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in _enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = None

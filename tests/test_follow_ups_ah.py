@@ -1,7 +1,8 @@
 """Follow-ups that earlier rules got wrong, found with blind dialogue set AH: a short acronym or a capitalised name no
 abstract writes ("… against plain LRU …?", "… an Isabelle track too?"), a second question opened by a preposition
-("…, and in which setting does it shine most"), and "each one … its" in a comparison naming two papers of a longer
-list. Whole conversations run on the real seed index; each test fails without the rule it names."""
+("…, and in which setting does it shine most"), "each one … its" in a comparison naming two papers of a longer list,
+and what a shown step buys for a "why" question. Whole conversations run on the real seed index; each test fails
+without the rule it names."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from rag.coref import without_bound_its
 from rag.question import sub_questions
 from rag.unstated import unindexed
 
-METAMUSE, MOH, GTR, D2F, VERIEQUIVBENCH = "h25382f415cbb", "haaf5fb9e8ea5", "qIujRzzWnd", "t5uLZSRjhF", "tRRHVUwP2B"
+MOH, GTR, D2F, RCPU = "haaf5fb9e8ea5", "qIujRzzWnd", "t5uLZSRjhF", "t6xiPRvynD"
 
 
 def _chat(engine, *questions: str):
@@ -55,3 +56,10 @@ def test_each_one_and_its_in_a_comparison_are_the_two_papers_it_names(engine) ->
                          "GtR vs D2F: both do parallel decoding of masked / diffusion-style models, but how does each "
                          "one actually get its speedup?")
     assert cited(compared) == [GTR, D2F]
+
+
+def test_a_why_question_shows_what_a_shown_step_buys_when_the_next_sentence_leans_on_it(engine) -> None:
+    *_, why = _chat(engine, "structured pruning of LLMs: any method that compensates the pruning error without "
+                            "overfitting the calibration set?",
+                    "why does restricting it to a rotation help? what does it keep intact")
+    assert cited(why) == [RCPU] and "norms and inner products" in why.text
