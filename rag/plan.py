@@ -185,13 +185,12 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
+    in_order = sorted(evidence.sentences, key=lambda s: s.position)
     # (the question's own words order the sentences, not how many of them are shown: no padding)
-    echoed = {s.position: fits[s.position] + (CUE_BONUS if echo & stems(content_words(s.text)) else 0.0)
-              for s in evidence.sentences}
+    echoed = {s.position: fits[s.position] + CUE_BONUS * bool(echo & stems(content_words(s.text))) for s in in_order}
     ranked = sorted(evidence.sentences, key=lambda s: echoed[s.position], reverse=True)
     if not ranked:
         return PaperPlan(n, evidence, [])
-    in_order = sorted(evidence.sentences, key=lambda s: s.position)
     proposal = next((s for s in in_order if proposes(s.text)), None) or next(
         (s for s in in_order if roles[s.position] is Role.METHOD), None)
     lead = proposal if (wanted is Aspect.WHICH or lead_proposal) and proposal is not None else ranked[0]
@@ -208,6 +207,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     if earlier and wanted in (Aspect.PROBLEM, Aspect.WHY) and (faults := [
             s for s in ranked if roles[s.position] is Role.PROBLEM and _OTHERS_WORK.search(s.text)]):
         lead = faults[0]  # "what's wrong with the earlier methods?": the sentence saying what is wrong with them
+    elif not earlier and wanted in (Aspect.DATA, Aspect.METHOD) and _OTHERS_WORK.search(lead.text) and roles[
+            lead.position] in (Role.PROBLEM, Role.BACKGROUND):  # (else the paper's own sentence leads, not others')
+        lead = next((s for s in ranked if roles[s.position] not in (Role.PROBLEM, Role.BACKGROUND)), lead)
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence
     # of the role asked for, with its cue words, may word the question less closely); the field's background only
@@ -283,12 +285,10 @@ def _enumeration_rest(sentence: EvidenceSentence, in_order: list[EvidenceSentenc
 
 
 def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence], defined: dict[str, str]) -> list[Quote]:
-    """Each shown sentence as a quote, without showing one sentence twice (a quote brings the sentence it leans
-    on, which may be shown anyway), an acronym the abstract defined elsewhere (``defined``: the paper's
-    ``acronyms``) spelled out where first shown."""
-    spelled: set[str] = set()
-    quotes: list[Quote] = []
-    seen: set[int] = set()
+    """Each shown sentence as a quote, without showing one sentence twice (a quote brings the sentence it leans on,
+    which may be shown anyway), an acronym the abstract defined elsewhere (``defined``: its ``acronyms``) spelled out
+    where first shown."""
+    spelled, seen, quotes = set[str](), set[int](), list[Quote]()  # (acronyms spelled out, positions shown)
     for sentence in shown:
         if sentence.position in seen:
             continue

@@ -1,8 +1,8 @@
 """Follow-ups that earlier rules got wrong, found with blind dialogue set AH: a short acronym or a capitalised name no
 abstract writes ("… against plain LRU …?", "… an Isabelle track too?"), a second question opened by a preposition
 ("…, and in which setting does it shine most"), "each one … its" in a comparison naming two papers of a longer list,
-and what a shown step buys for a "why" question. Whole conversations run on the real seed index; each test fails
-without the rule it names."""
+what a shown step buys for a "why" question, and a paper's own sentence leading rather than one on others' work.
+Whole conversations run on the real seed index; each test fails without the rule it names."""
 
 from __future__ import annotations
 
@@ -63,3 +63,11 @@ def test_a_why_question_shows_what_a_shown_step_buys_when_the_next_sentence_lean
                             "overfitting the calibration set?",
                     "why does restricting it to a rotation help? what does it keep intact")
     assert cited(why) == [RCPU] and "norms and inner products" in why.text
+
+
+def test_a_sentence_on_others_work_does_not_lead_a_paper_asked_how_it_works(engine) -> None:
+    # (SIGMark's "Existing in-generation approaches are non-blind: …" is the field's problem, not SIGMark's method)
+    *_, choice = _chat(engine, "Which papers are about watermarking or tracing the source of AI-generated images and "
+                               "videos?", "Which of them works without touching the generation process at all?")
+    sigmark = choice.text.split("By contrast, in SIGMark,", 1)[1]
+    assert not sigmark.lstrip().lower().startswith("existing") and "GF-PRC" in sigmark.split("[")[0]
