@@ -236,9 +236,8 @@ def analyse(question: str) -> QuestionShape:
 
 
 # "What modules does it have, and what does it score on VSI-Bench?", "What data? How big is the model?"
-# (". What trade-off does it address?" after a description; "…, and in which setting does it shine most")
-_SUB_QUESTION = re.compile(r"\?\s+|(?:[,;]?\s+and|(?<=\.))\s+(?=(?:(?:in|on|for|under|with|at)\s+(?=wh))?"
-                           r"(?:what|how|which|who|where|when|why|does|do|did|is|are|can)\b)", re.IGNORECASE)
+_SUB_QUESTION = re.compile(r"\?\s+|(?:[,;]?\s+and|(?<=\.))\s+(?=(?:what|how|which|who|where|when|why|does|do|did|"
+                           r"is|are|can)\b)", re.IGNORECASE)  # (". What trade-off does it address?" after a description)
 
 
 def sub_questions(question: str) -> list[str]:
