@@ -173,16 +173,18 @@ _BEYOND = re.compile(r"\b(?:other|others|besides|apart|aside|except|like|than|si
 # "which datasets did they run those experiments on?": the experiments of the paper discussed, not several papers
 _THEIR_THINGS = re.compile(r"\b(?:these|those)\s+(?=(?:experiments?|results|numbers|findings|gains|claims|evaluations|"
                            r"ablations|runs|scores|figures|improvements)\b)", re.IGNORECASE)
-# "how does each one actually get its speedup?": each one's, not the paper discussed
-_EACH_ITS = re.compile(r"(\beach\s+(?:one|paper|method|approach)\b[^.?!;]*?)\b(?:its|their)\b", re.IGNORECASE)
+# "how does each one actually get its speedup?", "… each one use … when it checks answers?": each one's, not the
+# paper discussed
+_EACH = re.compile(r"\beach\s+(?:one|paper|method|approach)\b[^.?!;]*", re.IGNORECASE)
 
 
 def without_bound_its(question: str) -> str:
-    """The question without an "its" or "their" that belongs to its own phrase in a search for papers
-    (``_FOR_PAPERS``: "Which papers … frame their contribution as test-time scaling?") or to "each one" ("how does
-    each one actually get its speedup?"), and with "those experiments" read as "the experiments" (of the paper
+    """The question without an "its" or "their" that belongs to its own phrase in a search for papers (``_FOR_PAPERS``:
+    "Which papers … frame their contribution as test-time scaling?"), without "it" / "its" after "each one" ("how
+    does each one actually get its speedup?"), and with "those experiments" read as "the experiments" (of the paper
     discussed)."""
-    question = _EACH_ITS.sub(r"\1", _THEIR_THINGS.sub("the ", question))
+    question = _EACH.sub(lambda m: re.sub(r"\b(?:its|it|their|they)\b", " ", m.group(0), flags=re.I),
+                         _THEIR_THINGS.sub("the ", question))
     if _FOR_PAPERS.search(question) and not _BEYOND.search(question):
         return re.sub(r"\b(?:its|their)\b", " ", question, flags=re.IGNORECASE)
     return question

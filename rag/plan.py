@@ -70,8 +70,6 @@ _LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
 # "What is an EX-RM?", "remind me what OR-ProcessQA is": a name asked to be explained (an acronym or a coined word).
 _WHAT_IS = re.compile(r"(?i:\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:an?\s+|the\s+)?)((?=[\w-]*[A-Z])[A-Za-z][\w-]*"
                       r"[A-Z][\w-]*)(?i:\s+(?:is|are|exactly|again|actually|mean|means|stands?\s+for)\b|\s*[?.!]*\s*$)")
-
-
 # (… or a phrase in quotes: 'What are the "fallen angels" in …?')
 _WHAT_IS_QUOTED = re.compile(r"(?i)\bwhat(?:['’]?s|\s+(?:is|are|was|were))\s+(?:an?\s+|the\s+)?"
                              r"[\"“‘]([^\"”’]{2,60})[\"”’]")
@@ -250,8 +248,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
-    rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at
-             and leans_back(s.text) and roles[s.position] is not Role.BACKGROUND][:1]
+    rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at and (
+        leans_back(s.text) and roles[s.position - 1] is Role.METHOD and roles[s.position] not in (Role.METHOD,
+                                                                                                  Role.BACKGROUND))][:1]
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in _enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = None
