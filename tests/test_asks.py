@@ -5,6 +5,7 @@ comparison whose second term is the paper just discussed."""
 from __future__ import annotations
 
 import pytest
+from chats import ask_all as _chat
 
 from rag.asks import asked_thing, asks_existence, bare_comparison, unstated, wants_others
 from rag.chat import ChatSession
@@ -88,11 +89,6 @@ def test_other_papers(question: str, others: bool) -> None:
 ])
 def test_a_comparison_without_its_second_term(question: str, bare: bool) -> None:
     assert bare_comparison(question) is bare
-
-
-def _chat(engine, *questions: str):
-    chat = ChatSession(engine, backend="extractive")
-    return [chat.ask(q) for q in questions]
 
 
 class TestConversations:

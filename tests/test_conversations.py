@@ -3,15 +3,12 @@ written blind, tests/data/blind_dialogues_a.yaml): each test fails without the r
 
 from __future__ import annotations
 
+from chats import ask_all as _chat
+
 from rag.chat import ChatSession, Exchange
 
 REVEAL, T1, LYRA, OMNI_VIEW = "q56ZI1Co43", "tBkLWfmugI", "tIVCfVnIHo", "pDu6u9cnEB"
 BIOLOGY, METAMUSE, RAINPRO = "h46b75c8bd2fb", "h25382f415cbb", "hfed3db123a90"
-
-
-def _chat(engine, *questions: str):
-    chat = ChatSession(engine, backend="extractive")
-    return [chat.ask(q) for q in questions]
 
 
 def cited(answer) -> list[str]:

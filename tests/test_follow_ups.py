@@ -5,24 +5,15 @@ Whole conversations run on the real seed index; each test fails without the rule
 from __future__ import annotations
 
 import pytest
+from chats import ask_all as _chat, cited
 
 from rag.aspects import aspect
-from rag.chat import ChatSession
 from rag.question import comparison_aspect
 from rag.roles import Aspect
 from rag.topic_words import own_topic_words
 
 RAINPRO, OR_PRM, METAMUSE, ARPG = "hfed3db123a90", "tFEAzYdz92", "h25382f415cbb", "rJdGst0W8s"
 SIGMARK, TACTIC = "tKyAD2LhnI", "tJod11fK1A"
-
-
-def _chat(engine, *questions: str):
-    chat = ChatSession(engine, backend="extractive")
-    return [chat.ask(q) for q in questions]
-
-
-def cited(answer) -> list[str]:
-    return list(dict.fromkeys(c.paper_id for c in answer.citations))
 
 
 def test_what_the_papers_own_abstract_compares_it_with_is_no_other_paper(engine) -> None:

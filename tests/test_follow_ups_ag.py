@@ -7,26 +7,17 @@ without the rule it names."""
 from __future__ import annotations
 
 import pytest
+from chats import ask_all as _chat, cited
 
 from rag.alternatives import examples_in
 from rag.asks import against_baselines
 from rag.aspects import aspect
-from rag.chat import ChatSession
 from rag.roles import Aspect
 from rag.subject import without_calling
 from rag.topic_words import own_topic_words
 
 RGM, MCLM, METAMUSE, OR_PRM, AMLRIS = "tF56uyxdDy", "r2HG3xOMJI", "h25382f415cbb", "tFEAzYdz92", "tAfew5gRmm"
 CATALYSTBENCH, TRIM_KV, VERIEQUIVBENCH = "h47cb2134ff1f", "qCaq3jGb0S", "tRRHVUwP2B"
-
-
-def _chat(engine, *questions: str):
-    chat = ChatSession(engine, backend="extractive")
-    return [chat.ask(q) for q in questions]
-
-
-def cited(answer) -> list[str]:
-    return list(dict.fromkeys(c.paper_id for c in answer.citations))
 
 
 def test_a_pronoun_stays_on_its_paper_when_another_title_holds_a_term_it_writes_too(engine) -> None:

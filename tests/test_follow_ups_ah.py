@@ -5,21 +5,13 @@ one on others' work. Whole conversations run on the real seed index; each test f
 
 from __future__ import annotations
 
-from rag.chat import ChatSession
+from chats import ask_all as _chat, cited
+
 from rag.coref import without_bound_its
 from rag.unstated import unindexed
 
 GTR, D2F, RCPU = "qIujRzzWnd", "t5uLZSRjhF", "t6xiPRvynD"
 REVEAL, T1 = "q56ZI1Co43", "tBkLWfmugI"
-
-
-def _chat(engine, *questions: str):
-    chat = ChatSession(engine, backend="extractive")
-    return [chat.ask(q) for q in questions]
-
-
-def cited(answer) -> list[str]:
-    return list(dict.fromkeys(c.paper_id for c in answer.citations))
 
 
 def test_a_short_acronym_no_abstract_writes_is_refused_naming_it(engine) -> None:
