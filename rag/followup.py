@@ -31,6 +31,7 @@ STAY_MARGIN = 0.15  # (see ``stays_on``)
 _ASKS_FOR_ONE = re.compile(r"\b(?:is|are)\s+there\s+(?:one|any|a|an|another)\b|\banother\s+(?:one|paper)\b",
                            re.IGNORECASE)
 MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
+_FRAGMENT_WORDS = 6  # …but a fragment this short may have two more ("inference cost / arch changes?")
 # "and robustness when frames get dropped?": a fragment going on from the last answer (not "and is there …"; unlike
 # ``references._GOES_ON``, "and what …", a whole question going on with the same subject)
 _AND_FRAGMENT = re.compile(r"^\W*(?:and|also|plus)\s+(?!(?:what|how|which|why|who|where|when|is|are|was|were|do|"
@@ -141,7 +142,7 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     d, last = turn.decision, last_answered(turn.table)
     if (turn.leans_back or d.refused or not d.chosen or turn.reference != "none" or turn.shape.names
             or asks_existence(turn.question) or _ASKS_FOR_ONE.search(turn.question)
-            or len(own_topic_words(without_offered(turn.question))) > MAX_LEANING_WORDS
+            or len(own_topic_words(without_offered(turn.question))) > MAX_LEANING_WORDS + 2 * _fragment(turn.question)
             or turn.shape.kind is not QuestionKind.SINGLE or last is None or len(last.listed) != 1
             or last.listed[0] not in retriever.papers or d.chosen[0][1].hit.paper.paper_id == last.listed[0]):
         return False
@@ -149,6 +150,13 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     mine = evidence_for(without_offered(turn.corrected_question), [Hit(retriever.papers[last.listed[0]], 0.0)],
                         retriever, weight)
     return bool(mine) and mine[0].best_score >= d.chosen[0][1].best_score - STAY_MARGIN
+
+
+def _fragment(question: str) -> bool:
+    """A few words, no finite verb, no question word ("inference cost / arch changes?"): it goes on from the last
+    answer (not "list every paper here that introduces a new benchmark")."""
+    return len(question.split()) <= _FRAGMENT_WORDS and not _FINITE.search(question) and not re.match(
+        r"\W*(?:what|how|which|why|who|where|when)\b", question, re.I)
 
 
 # "What about MaskCO, how fast is it?": a question of its own after "what about", not a fragment to complete.

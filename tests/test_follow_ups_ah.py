@@ -1,7 +1,8 @@
 """Follow-ups that earlier rules got wrong, found with blind dialogue set AH: a short acronym or a capitalised name no
 abstract writes ("… against plain LRU …?", "… an Isabelle track too?"), "each one … its" in a comparison naming two
-papers of a longer list, what a shown step buys for a "why" question, and a paper's own sentence leading rather than
-one on others' work. Whole conversations run on the real seed index; each test fails without the rule it names."""
+papers of a longer list, what a shown step buys for a "why" question, a paper's own sentence leading rather than one
+on others' work, and a short verbless fragment staying on the last paper. Whole conversations run on the real seed
+index; each test fails without the rule it names."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rag.coref import without_bound_its
 from rag.unstated import unindexed
 
 GTR, D2F, RCPU = "qIujRzzWnd", "t5uLZSRjhF", "t6xiPRvynD"
-REVEAL, T1 = "q56ZI1Co43", "tBkLWfmugI"
+REVEAL, T1, AMLRIS = "q56ZI1Co43", "tBkLWfmugI", "tAfew5gRmm"
 
 
 def test_a_short_acronym_no_abstract_writes_is_refused_naming_it(engine) -> None:
@@ -62,3 +63,10 @@ def test_it_after_each_one_is_each_ones_not_the_last_paper(engine) -> None:
                          "ReVeal vs T1 (the tool-integrated verification one): how does each one use external tools "
                          "when it checks answers?")
     assert cited(compared) == [REVEAL, T1]
+
+
+def test_a_short_verbless_fragment_of_four_topic_words_stays_on_the_last_paper(engine) -> None:
+    # ("arch" is read as "architecture": four topic words of its own; TRIM-KV fits "inference cost" about as well)
+    *_, fragment = _chat(engine, "referring image segmentation: is there a training trick that masks out pixels which "
+                                 "don't align well with the text?", "inference cost / arch changes?")
+    assert cited(fragment)[:1] == [AMLRIS] and "no inference overhead" in fragment.text.split("[")[0]
