@@ -5,8 +5,7 @@ A paper's sentences are ranked by how well they fit the question (the evidence s
 what the question asks (``rag.roles``): a method question prefers method sentences, a "how much" question result
 sentences with figures, a "which datasets" question the experiments sentence. The lead comes first; the paper's best
 sentences for the question (by evidence score), what it proposes and, for an overview, a result follow in the
-abstract's own order. Every shown sentence is made to stand on its own (``rag.standalone``).
-"""
+abstract's own order. Every shown sentence is made to stand on its own (``rag.standalone``)."""
 
 from __future__ import annotations
 
@@ -41,11 +40,9 @@ _DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|eval
 _OTHERS_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|conventional|traditional)\s+(?:[\w-]+\s+){0,3}?"
                           r"(?:methods?|approaches|works?|models?|techniques|metrics|systems|efforts|architectures|llms|"
                           r"frameworks|strategies|benchmarks|datasets|studies|solutions|pipelines|schemes)\b", re.I)
-_WORD = re.compile(r"[a-z]+")
-_LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
+_WORD, _LINK = re.compile(r"[a-z]+"), re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
-RELATIVE_REST = 0.8  # one of the paper's best sentences under the evidence floor is shown if it fits this share of
-# the lead's fit
+RELATIVE_REST = 0.8  # a paper's best sentence under the evidence floor is shown if it fits this share of the lead's fit
 GAP_PENALTY = 0.3  # a sentence saying what remains unexplored ("The nature and function of MAs … remain largely
 # unexplored.") never leads an answer to what they do, how or how well
 _GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+)?(?:unexplored|underexplored|"
@@ -216,6 +213,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             and (max(s.score, fits[s.position]) >= floor or fits[s.position] >= near)
             and (roles[s.position] is not Role.BACKGROUND or wanted in (Aspect.PROBLEM, Aspect.DATA))
             and not releases(s.text)]  # where the code is: only as the lead, when asked
+    rest += [s for s in in_order if s.position in evidence.answering and s is not lead and s not in rest]
     if release_asked:
         rest += [s for s in in_order if releases(s.text) and s is not lead and s not in rest][:1]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:

@@ -141,7 +141,11 @@ _SIZE_ASKED = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\s+(
                          r"(?:[\w-]+\s+)?models?|it|they)\b(?!\s+(?:the|a|an)\b)|\b(?:model|parameter)\s+(?:size|count)s?\b"
                          r"|\bhow\s+many\s+(?:parameters|params)\b|\bnumber\s+of\s+parameters\b"
                          r"|多少(?:个)?参数|参数(?:量|规模|数量)|模型(?:有)?多大|模型(?:的)?大小", re.I)  # (in Chinese too)
-_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*[BMK]\b|\b\d+(?:\.\d+)?\s*(?:billion|million)\b|\bparameters\b")
+_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*[BMK]\b|\b\d+(?:\.\d+)?\s*(?:billion|million)\b|\bparameters\b"
+                   # (or, of a benchmark or a dataset, how many items it holds: "2,389 complex algorithmic problems")
+                   r"|(?<![\w.-])\d[\d,]*\+?\s+(?:[\w-]+\s+){0,2}?(?i:problems|tasks|questions|samples|examples|images|"
+                   r"videos|clips|instances|pairs|items|prompts|documents|programs|molecules|scenes|episodes|"
+                   r"trajectories|annotations|queries|hours|frames|categories|tokens)\b")
 
 # "Which fine-tuning strategy worked best?": the sentence saying which did ("the MFT strategy consistently achieves
 # the most substantial performance improvements").
