@@ -16,7 +16,7 @@ from rag.question import analyse, choice_query, rather_than, sub_questions, want
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
-from rag.subject import about_elsewhere, compared_anew, new_search, titled_elsewhere, without_calling
+from rag.subject import compared_anew, new_search, retarget, without_calling
 from rag.topic_words import REFERENCE_WORDS, coverage, own_topic_words
 from rag.types import Hit, QuestionKind, Turn
 
@@ -51,10 +51,9 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     reference = implicit(resolve(asked, turn.table, names.title_words, names.named_papers, names.mentioned_words,
                                  lambda pid: retriever.papers[pid].title if pid in retriever.papers else ""),
                          turn.table, retriever.papers)  # (with nothing on the table: what it names, or nothing)
-    # "the Decision Pre-Trained Transformer one – …": called by title words none on the table holds: a new subject
-    if turn.table and (titled_elsewhere(turn.question, [p for pid in reference.paper_ids if (
-            p := retriever.papers.get(pid))]) or about_elsewhere(turn.question, reference, retriever, settings)):
-        reference, turn.carried = Reference(ReferenceKind.SWITCH, question=turn.question), []
+    if turn.table:  # (a paper called by its title's words, on the table or not: "the Decision … one – …")
+        reference = retarget(turn.question, reference, turn.table, retriever, settings)
+        turn.carried = [] if reference.kind is ReferenceKind.SWITCH else turn.carried
     if turn.leans_back and (last := last_answered(turn.table)):
         reference = Reference(ReferenceKind.PRONOUN, last.listed[:3], turn.question)
     turn.reference = reference.kind.value

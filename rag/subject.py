@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rag.question import wants_comparison
-from rag.tokens import squash
+from rag.tokens import squash, stems
 
 if TYPE_CHECKING:
     from rag.references import Reference
     from rag.retrieval import HybridRetriever
     from rag.settings import Settings
-    from rag.types import Paper
+    from rag.types import Paper, Shown
 
 _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+\s+){0,3}?(?:work|works|papers?|methods?|"
                     r"approach(?:es)?|benchmarks?|stud(?:y|ies)|frameworks?|models?|datasets?|something|anything)"
@@ -55,11 +56,42 @@ def without_calling(question: str) -> str:
     return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", question)))
 
 
-def titled_elsewhere(question: str, papers: list[Paper]) -> bool:
+def retarget(question: str, reference: Reference, table: list[Shown], retriever: HybridRetriever,
+             settings: Settings) -> Reference:
+    """The reference, unless the question calls another paper by its title's words than the ones it would refer to:
+    one on the table ("the generative 3D scene reconstruction one — what's it motivated by?" after SIGMark and Lyra:
+    Lyra), or one off it ("the Decision Pre-Trained Transformer one – …": a new subject, as ``about_elsewhere``)."""
+    from rag.references import Reference, ReferenceKind
+
+    papers = [p for pid in reference.paper_ids if (p := retriever.papers.get(pid))]
+    shown = {pid for turn in table for pid in turn.sources if pid in retriever.papers}
+    if (called := _called_anew(question, papers)) and len(
+            titled := [pid for pid in shown if in_titles(called, [retriever.papers[pid].title])]) == 1:
+        return Reference(ReferenceKind.PARTIAL_NAME, titled, reference.question)
+    if titled_elsewhere(question, papers, (p.title for pid, p in retriever.papers.items() if pid not in shown)) or (
+            about_elsewhere(question, reference, retriever, settings)):
+        return Reference(ReferenceKind.SWITCH, question=question)
+    return reference
+
+
+def _called_anew(question: str, papers: list[Paper]) -> str:
+    """The words the question opens by calling its paper with ("the OR process reward model one:"), when none of
+    ``papers`` writes them all; else ""."""
+    from rag.question import CUE_WORDS
+    from rag.topic_words import own_topic_words, written_words
+
+    called = _CALLED_FIRST.match(question)
+    own = stems(own_topic_words(called.group(0)) - CUE_WORDS) if called else set()
+    return called.group(0) if called and own and not any(own <= written_words(p) for p in papers) else ""
+
+
+def titled_elsewhere(question: str, papers: list[Paper], titles: Iterable[str] = ()) -> bool:
     """The question calls a paper by capitalised words ("the Decision Pre-Trained Transformer one") that none of
-    ``papers`` writes."""
-    titled = TITLED.search(question)
-    return bool(titled) and not any(titled.group(1).lower() in f"{p.title} {p.abstract}".lower() for p in papers)
+    ``papers`` writes, or opens by calling one by words another paper's title holds (one of ``titles``) and none of
+    ``papers`` writes ("the OR process reward model one: how did they …?" after MaskCO and MetaMuse)."""
+    if titled := TITLED.search(question):
+        return not any(titled.group(1).lower() in f"{p.title} {p.abstract}".lower() for p in papers)
+    return bool(called := _called_anew(question, papers)) and in_titles(called, titles)
 
 
 def about_elsewhere(question: str, reference: Reference, retriever: HybridRetriever, settings: Settings) -> bool:
@@ -104,7 +136,7 @@ def new_search(question: str, carried: list[str], retriever: HybridRetriever | N
         question, [retriever.papers[pid] for pid in carried if pid in retriever.papers], retriever)
 
 
-def in_titles(part: str, titles: list[str]) -> bool:
+def in_titles(part: str, titles: Iterable[str]) -> bool:
     """A compared piece calling a paper already compared by its title's words ("contrast the referring segmentation
     paper with …" after AMLRIS, "… for Referring Image Segmentation"): that paper, not another to search for."""
     from rag.question import CUE_WORDS
