@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rag.fields import field_query, field_terms
-from rag.question import choice_query
+from rag.question import DASHED_EXAMPLES, choice_query
 from rag.tokens import content_words, stems, topic_query
 
 if TYPE_CHECKING:
@@ -69,9 +69,10 @@ def alternatives(query: str) -> list[str]:
 
 
 def examples_in(question: str) -> list[str]:
-    """The examples a question gives in brackets, each of a few words ("(TSP, bin packing, LP/MIP modeling, that sort
-    of thing)" → TSP, bin packing, LP/MIP modeling); [] for none, or for what it leaves out ("(not …, …)")."""
-    found = _BRACKETED.search(question)
+    """The examples a question gives in brackets or after a dash, open-ended, each of a few words ("(TSP, bin packing,
+    LP/MIP modeling, that sort of thing)" → TSP, bin packing, LP/MIP modeling); [] for none, or for what it leaves out
+    ("(not …, …)")."""
+    found = _BRACKETED.search(question) or re.search(DASHED_EXAMPLES, question, re.IGNORECASE)
     if not found or _NOT_EXAMPLES.match(found.group(1)):
         return []
     items = [_OPEN_END.sub("", item.strip(" .;:")).strip() for item in found.group(1).split(",")]

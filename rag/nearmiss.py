@@ -70,9 +70,13 @@ class Missing:
 def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> list[Missing]:
     """The question's qualifiers that no paper of ``papers`` holds and no indexed abstract has with the word they
     qualify."""
+    from rag.alternatives import examples_in
     from rag.question import choice_query, without_examples, without_likened
 
-    if not papers:
+    # (a paper writing one of the examples the question gives of what it means fits it: "discrete optimization
+    # problems - routing, TSP, bin packing, …" of MaskCO's "Travelling Salesman Problem (TSP)")
+    if not papers or any(re.search(rf"(?<!\w){re.escape(e)}s?(?!\w)", f"{p.title} {p.text}", re.IGNORECASE)
+                         for e in examples_in(question) for p in papers):
         return []
     question = without_likened(question)  # ("kind of BERT-style": what the user means, not a qualifier)
     question = without_examples(question)  # ("… (TSP, bin packing, that sort of thing)": examples, none required)

@@ -58,8 +58,7 @@ _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|diff
                       r"versus|contrast|different\s+(?:from|than|to)|relates?\s+to|in\s+common|"
                       r"(?:stack(?:s|ed)?|measures?)\s+up\s+(?:against|to|with))\b|比较|对比|区别|不同",
                       re.IGNORECASE)
-# "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it
-# compares.
+# "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it compares
 _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work|study)\s+(?:on|about|that|which|"
                         r"where)\b", re.IGNORECASE)
 _COMPARE_WEAK = re.compile(r"\b(each|both|respectively)\b|分别|各自", re.IGNORECASE)
@@ -114,12 +113,15 @@ def without_likened(question: str) -> str:
 # "which papers report a concrete speedup factor (like 3x or 10x)?": what the user would count, not what a paper must
 # say; "… introduce a new benchmark (not just a training dataset)?": what the papers are not
 # ("… (ignoring the TikZ one)": what it leaves out; "… problems (TSP, bin packing, LP/MIP modeling, that sort of
-# thing)?", "(building PRMs, analyzing RMs, improving verifiers...)": a list of examples, none of them required)
+# thing)?", "(building PRMs, analyzing RMs, improving verifiers...)", after a dash, open-ended: "… problems - routing,
+# TSP, bin packing, that sort of thing?": a list of examples, none of them required)
+DASHED_EXAMPLES = (r"\s+[-–—:]\s+((?:[^()?;!,:–—]{1,40},\s*)+[^()?;!,:–—]*?(?:\.\.\.|…|\betc\.?|"
+                   r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar))\s*(?=[?!]|$)")
 # (the words that leave something out, in brackets and after a comma alike)
 _LEAVING = r"excluding|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving\s+out|but\s+not"
 _EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|"
                        rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:\.\.\.|…|\betc\.?|"
-                       r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)\s*)\)", re.IGNORECASE)
+                       r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)\s*)\)|" + DASHED_EXAMPLES, re.I)
 # What such a bracket or clause leaves out ("ignoring the TikZ one"): the papers it names are not listed
 _LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|"
                          rf",\s*(?:except(?:\s+for)?|{_LEAVING})\s+([^,?.;!()]*)", re.IGNORECASE)
