@@ -15,8 +15,8 @@ from rag.types import QuestionKind, QuestionShape
 
 _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
 _LIST = re.compile(
-    rf"(?:^|[.!:]\s){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then|also|anyway|btw|by\s+the\s+way|oh)\b[\s,]*)*"
-    r"(which|what|list|name|find|show me|give me)\s+"
+    rf"(?:^|[.!:]\s|^(?:[\w'’-]+\s+){{0,2}}[\w'’-]+,\s+){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then|also|anyway|btw|"
+    r"by\s+the\s+way|oh)\b[\s,]*)*(which|what|list|name|find|show me|give me)\s+"
     r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+(?:the|these|those)(?:\s+\d+)?)\s+)*"
     r"(?:(?!(?:do|does|did|are|is|was|were|have|has|can|could|would|should)\b)[\w-]+\s+){0,2}"
     r"(papers|works|studies|articles|abstracts|submissions|ones)\b"

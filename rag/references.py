@@ -28,7 +28,7 @@ _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, 
 _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
                      r"unrelated|another)\s+(?:question|topic|subject)|on\s+(?:a(?:nother)?|a\s+different)\s+"
                      r"(?:[\w-]+\s+)?(?:subject|topic|note)|switching\s+(?:topics?|gears)|changing\s+(?:the\s+)?"
-                     r"(?:subject|topic)|moving\s+on|next(?:\s+(?:up|question|topic))?(?=\s*:)|"
+                     r"(?:subject|topic)|moving\s+on|next(?:\s+(?:up|question|topic))?(?=\s*:)|side\s+(?:q|question)|"
                      r"unrelated(?:\s+question)?|(?:totally|completely|something)\s+"
                      r"(?:different|else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)(?!(?:\s+(?:about|to|on))?\s+(?:it|"
                      r"them|this|that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)"
@@ -107,8 +107,7 @@ def last_answered(table: list[Shown], refusals: bool = True) -> Shown | None:
 
 
 def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[str]],
-            named_in: Callable[[str], list[str]] = lambda _: [],
-            mentioned: Callable[[str], set[str]] = lambda _: set(),
+            named_in: Callable[[str], list[str]] = lambda _: [], mentioned: Callable[[str], set[str]] = lambda _: set(),
             titled: Callable[[str], str] = lambda _: "") -> Reference:
     """What on the table ``question`` refers to. ``title_words(paper_id)``: the distinctive lower-case words of a
     paper's title, for partial names ("the jigsaw one"); ``named_in(text)``: the indexed papers a text names, for the
@@ -237,8 +236,7 @@ def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper])
             or last.listed[0] not in papers or names_in(reference.question)
             or _ASKS_FOR_PAPERS.search(reference.question) or not 2 <= len(own_topic_words(reference.question)) <= 4):
         return reference
-    # A fragment without a question word ("value-based or policy-gradient?", "model sizes?") leans on the last turn
-    # even when the abstract words only half of it.
+    # A fragment ("value-based or policy-gradient?", "model sizes?") leans on the last turn if its abstract has half.
     fragment = not _ASKING.match(reference.question) and len(own_topic_words(reference.question)) <= 2
     if coverage(reference.question, [papers[last.listed[0]]]) < (0.5 if fragment else 1.0):
         return reference
