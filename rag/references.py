@@ -132,6 +132,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     positioned = pieces[1] if len(pieces) == 2 else None
     for shown in (shown for shown in reversed(table) if not enumerated):  # (a refused turn's enumeration counts)
         found = user_order(shown.question, [*every, *named_in(shown.question)], title_words)
+        if shown.stands and not set(found) <= set(shown.listed) and not set(shown.listed) <= set(found):
+            found = []  # (what the answer showed disagrees: not "… with Lyra - …, but whose video, …" as ShapeGen4D)
         if found or (shown.stands and len(shown.listed) >= 2):
             several, enumerated = shown, found
             break
