@@ -34,7 +34,7 @@ _ASPECTS = (
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
-                             r"models?\s+and\s+(?:evaluation\s+)?data(?:sets?)?|"
+                             r"models?\s+and\s+(?:(?:evaluation\s+)?data(?:sets?)?|evaluations?)|"
                              r"(?:evaluation|test|held-out)\s+(?:data|sets?|splits?|suites?)|"
                              r"evaluat\w*\s+(?:on|with)|(?:evaluat|test|validat|benchmark)\w*\s+"  # ("… test it on?")
                              r"(?:it|them|this|that|(?:the|their|its)\s+[\w-]+)\s+on)\b", re.I)),
@@ -82,7 +82,8 @@ _ASPECTS = (
     (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
                                r"mechanism|approach|method|technique|components?|architecture|idea|trained|"
                                r"building\s+blocks?|"
-                               r"training|objective|loss|works?|exploit\w*|algorithm|strategy|design)\b", re.I)),
+                               r"training|objective|loss|works?|exploit\w*|algorithm|strategy|design|"
+                               r"fix(?:es)?|remed(?:y|ies)|workarounds?)\b", re.I)),  # ("… each one's fix?")
 )
 
 
@@ -131,8 +132,9 @@ def unabbreviated(question: str) -> str:
 
 
 def _aspect(question: str) -> Aspect:
-    for name, pattern in _ASPECTS:
-        if pattern.search(question):
+    why = re.match(r"^\W*(?:\w+\s*,\s*)?why\b", question, re.I)  # ("why didn't training on the existing datasets
+    for name, pattern in _ASPECTS:  # work?" asks why, not for data)
+        if pattern.search(question) and not (why and name is Aspect.DATA):
             return name
     return Aspect.ANY
 

@@ -134,6 +134,8 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score -= BACKGROUND_PENALTY
     if reports is not None and reports(sentence.text):
         score += STRONG_CUE_BONUS
+    if wanted is Aspect.DATA and names_data(sentence.text):  # ("… apply it to Llama-7B …", not "… massive datasets")
+        score += CUE_BONUS
     # "how do they train …?": "… is trained by …"; "what … do they propose?": "we propose …" (a word ``content_words``
     # leaves out); what the paper does, not what others do ("Current molecule LLMs are limited by representing …")
     if verb and its_role in (Role.METHOD, Role.RESULT) and _holds_verb(sentence.text, verb):

@@ -252,7 +252,8 @@ def sub_questions(question: str) -> list[str]:
 _NOT_AN_ASPECT = frozenset("approach approaches idea method methods technique work works paper papers model models "
                            "similar same actually try trying tries roughly really exactly get gets do does done seem "
                            "seems say says said touch touches interested curious wondering wonder know want some "
-                           "any whether anything something".split())
+                           "any whether anything something fix fixes remedy workaround end ends ability "
+                           "abilities capability capabilities".split())
 _OF_EACH = re.compile(r"\b(?:each|either|respectively)\b", re.IGNORECASE)
 
 
