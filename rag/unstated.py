@@ -119,7 +119,10 @@ def unfit(question: str, texts: list[str]) -> list[str]:
     what = asked.group("what") if asked else ""
     topic = content_words(what) - asking_words()
     own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic]  # (as the user wrote them)
-    return own if own and len(unstated([w.lower() for w in own], texts)) == len(own) else []
+    # ("does it only handle one-step backups?" of an abstract extending to "multi-step" operators: for the answer)
+    other_kind = any(re.search(rf"\w-{re.escape(w.lower().rpartition('-')[2])}\b", t.lower()) for w in own if "-" in w
+                     for t in texts)
+    return own if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own) else []
 
 
 def on_last(turn: Turn, papers: list[Paper]) -> bool:
