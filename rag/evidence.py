@@ -118,7 +118,7 @@ def by_parts(chosen: list[Evidence], parts: list[str], retriever: HybridRetrieve
             best := max(part[i].sentences, key=lambda s: s.score), item.hit.paper.short_name) is not Role.BACKGROUND}
         item.sentences = sorted((replace(s, score=item.best_score) if s.position in answering else s
                                  for s in item.sentences), key=lambda s: s.score, reverse=True)
-        item.answering = answering  # (each shown, however loosely the question's words fit: "how big is it, and why …")
+        item.answering = answering  # (shown when the paper fits the question loosely: "how big is it, and why …?")
     return merged
 
 

@@ -43,8 +43,7 @@ _OTHERS_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|convent
 _WORD, _LINK = re.compile(r"[a-z]+"), re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
 RELATIVE_REST = 0.8  # a paper's best sentence under the evidence floor is shown if it fits this share of the lead's fit
-GAP_PENALTY = 0.3  # a sentence saying what remains unexplored ("The nature and function of MAs … remain largely
-# unexplored.") never leads an answer to what they do, how or how well
+GAP_PENALTY = 0.3  # what "remains largely unexplored" never leads an answer to what they do, how or how well
 _GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+)?(?:unexplored|underexplored|"
                   r"under-explored|unclear|unknown|understudied|open(?![\w-])|(?:poorly|not\s+well)\s+understood)\b|"
                   r"\blittle\s+is\s+known\b|\bopen\s+questions?\b")
@@ -215,7 +214,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             and (max(s.score, fits[s.position]) >= floor or fits[s.position] >= near)
             and (roles[s.position] is not Role.BACKGROUND or wanted in (Aspect.PROBLEM, Aspect.DATA))
             and not releases(s.text)]  # where the code is: only as the lead, when asked
-    rest += [s for s in in_order if s.position in evidence.answering and s is not lead and s not in rest]
+    rest += [s for s in in_order if s.position in evidence.answering and evidence.best_score < floor and s is not lead
+             and s not in rest and not releases(s.text) and (roles[s.position] is not Role.PROBLEM or  # (a part's
+                                                             _OTHERS_WORK.search(s.text))]  # answer, ``by_parts``)
     if release_asked:
         rest += [s for s in in_order if releases(s.text) and s is not lead and s not in rest][:1]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
