@@ -14,9 +14,12 @@ from rag.tokens import QUESTION_WORDS, WHERE_FIRST, content_words, keyword_query
 from rag.types import QuestionKind, QuestionShape
 
 _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
+# ("side q, which papers …", not "Of those, which ones …", a choice among the papers on the table)
+_AFTER = (r"(?:(?!(?:of|among|amongst|between|from|these|those|them|both)\b)[\w'’-]+\s+){0,2}"
+          r"(?!(?:these|those|them|both)\b)[\w'’-]+,\s+")
 _LIST = re.compile(
-    rf"(?:^|[.!:]\s|^(?:[\w'’-]+\s+){{0,2}}[\w'’-]+,\s+){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then|also|anyway|btw|"
-    r"by\s+the\s+way|oh)\b[\s,]*)*(which|what|list|name|find|show me|give me)\s+"
+    rf"(?:^|[.!:]\s|^{_AFTER}){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then|also|anyway|btw|by\s+the\s+way|oh)\b[\s,]*)*"
+    r"(which|what|list|name|find|show me|give me)\s+"
     r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+(?:the|these|those)(?:\s+\d+)?)\s+)*"
     r"(?:(?!(?:do|does|did|are|is|was|were|have|has|can|could|would|should)\b)[\w-]+\s+){0,2}"
     r"(papers|works|studies|articles|abstracts|submissions|ones)\b"
@@ -197,14 +200,12 @@ def rather_than(question: str) -> str:
 _THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|the\s+authors|the\s+paper)\s+"
                            r"(?:also\s+)?(?:compare[sd]?|contrast)\b", re.IGNORECASE)
 
-
 # "which other fine-tuning strategies do they compare it against?": the paper's own baselines, not two papers
 _BASELINES = re.compile(r"\b(?:which|what)\b[^?]*?\b(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+"
                         r"(?:also\s+)?compare\s+(?:it\s+|them\s+|\w+\s+)?(?:against|with|to)\b"
                         # (nor is "which papers compare themselves against GPT-5?")
                         r"|\b(?:which|what|any)\s+(?:other\s+)?(?:papers|works|studies)\s+(?:\w+\s+)?compare\s+"
                         r"(?:themselves|their\s+[\w-]+)\s+(?:against|with|to)\b", re.IGNORECASE)
-
 
 # "how many turns, in training vs at test time?": two settings of one method set against each other, not two papers
 _SETTING = (r"(?:in\s+|at\s+|during\s+|for\s+)?(?:the\s+)?(?:training|train(?:ing)?[\s-]time|inference(?:[\s-]time)?|"
@@ -220,8 +221,7 @@ def wants_comparison(question: str) -> bool:
 def analyse(question: str) -> QuestionShape:
     described = likened(question)
     names = [n for n in names_in(question) if n not in described]  # (not "BERT" of "BERT-style")
-    shape = QuestionShape(kind=QuestionKind.SINGLE, names=names,
-                          multilingual=needs_multilingual(question))
+    shape = QuestionShape(kind=QuestionKind.SINGLE, names=names, multilingual=needs_multilingual(question))
     # (a weak cue compares two names, or the pieces a preamble sets out: "PBFM and that diffusion model: … in each?")
     weak = _COMPARE_WEAK.search(question) and (len(shape.names) >= 2 or _PREAMBLE.match(question))
     if (_COMPARE.search(_SETTINGS.sub(" ", question)) or weak) and not (

@@ -52,6 +52,9 @@ def test_examples_after_a_dash_are_examples_and_one_a_paper_writes_is_no_near_mi
 def test_a_short_preamble_before_which_papers_is_a_list_and_side_q_a_switch() -> None:
     question = "side q, which papers in the collection actually fine-tune an LLM or multimodal LLM with RL?"
     assert analyse(question).kind is QuestionKind.LIST and _SWITCH.match(question)
+    # (not a preamble pointing at the papers on the table: a choice among them)
+    assert analyse("Of those, which ones use RL?").kind is not QuestionKind.LIST
+    assert analyse("So among them, which ones are training-free?").kind is not QuestionKind.LIST
 
 
 def test_a_position_after_a_comparison_counts_in_the_papers_it_named(engine) -> None:
