@@ -65,11 +65,12 @@ def retarget(question: str, reference: Reference, table: list[Shown], retriever:
 
     papers = [p for pid in reference.paper_ids if (p := retriever.papers.get(pid))]
     shown = {pid for turn in table for pid in turn.sources if pid in retriever.papers}
-    if (called := _called_anew(question, papers)) and len(
-            titled := [pid for pid in shown if in_titles(called, [retriever.papers[pid].title])]) == 1:
+    called = _called_anew(question, papers)
+    if called and len(titled := [pid for pid in shown if in_titles(called, [retriever.papers[pid].title])]) == 1:
         return Reference(ReferenceKind.PARTIAL_NAME, titled, reference.question)
-    if titled_elsewhere(question, papers, (p.title for pid, p in retriever.papers.items() if pid not in shown)) or (
-            about_elsewhere(question, reference, retriever, settings)):
+    elsewhere = (p.title for pid, p in retriever.papers.items() if pid not in shown)  # (read only when called)
+    if titled_elsewhere(question, papers, called, elsewhere) or about_elsewhere(question, reference, retriever,
+                                                                                   settings):
         return Reference(ReferenceKind.SWITCH, question=question)
     return reference
 
@@ -85,13 +86,13 @@ def _called_anew(question: str, papers: list[Paper]) -> str:
     return called.group(0) if called and own and not any(own <= written_words(p) for p in papers) else ""
 
 
-def titled_elsewhere(question: str, papers: list[Paper], titles: Iterable[str] = ()) -> bool:
+def titled_elsewhere(question: str, papers: list[Paper], called: str, titles: Iterable[str]) -> bool:
     """The question calls a paper by capitalised words ("the Decision Pre-Trained Transformer one") that none of
-    ``papers`` writes, or opens by calling one by words another paper's title holds (one of ``titles``) and none of
-    ``papers`` writes ("the OR process reward model one: how did they …?" after MaskCO and MetaMuse)."""
+    ``papers`` writes, or opens by calling one (``called``, ``_called_anew``) by words another paper's title holds (one
+    of ``titles``) ("the OR process reward model one: how did they …?" after MaskCO and MetaMuse)."""
     if titled := TITLED.search(question):
         return not any(titled.group(1).lower() in f"{p.title} {p.abstract}".lower() for p in papers)
-    return bool(called := _called_anew(question, papers)) and in_titles(called, titles)
+    return bool(called) and in_titles(called, titles)
 
 
 def about_elsewhere(question: str, reference: Reference, retriever: HybridRetriever, settings: Settings) -> bool:
