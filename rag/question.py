@@ -1,8 +1,7 @@
 """What shape a question has: one paper, a list of papers, or a comparison of named papers.
 
-Rules over surface forms, deliberately simple and language-light (English and Chinese cue words);
-they only decide *how* to retrieve and how many papers to keep, never what is true.
-"""
+Rules over surface forms, deliberately simple and language-light (English and Chinese cue words); they only decide
+*how* to retrieve and how many papers to keep, never what is true."""
 
 from __future__ import annotations
 
@@ -78,7 +77,7 @@ _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z
                    r"(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)*\b|\b[A-Za-z]+(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)+\b", re.ASCII)
 # (A version stays in the name: "Qwen2.5-VL", "Llama-3.1". ASCII: in "LLM里的attention" 里 ends the name.)
 
-_KIND_OF = re.compile(r"-(?:style|like|based|related|type|inspired|driven|esque)$", re.IGNORECASE)
+_KIND_OF = re.compile(r"-(?:style|like|based|related|type|inspired|driven|esque|something|whatever|ish)$", re.I)
 MAX_PARTS = 4
 LIKENED = re.compile(r"\b([\w.]+)-(?:style|like|esque|inspired)\b", re.IGNORECASE)  # "BERT-style", "GPT-like"
 _LIKENED_TO = re.compile(r"\b(?:similar\s+to|à\s+la|a\s+la|akin\s+to|in\s+the\s+(?:spirit|style)\s+of|inspired\s+by|"
@@ -88,7 +87,8 @@ _LIKENED_TO = re.compile(r"\b(?:similar\s+to|à\s+la|a\s+la|akin\s+to|in\s+the\s
 def names_in(question: str) -> list[str]:
     found = []
     for match in _NAME.finditer(question):
-        token = _KIND_OF.sub("", match.group(0))  # "Dafny-style", "TRIM-KV-based": the name is what comes before
+        # "Dafny-style", "TRIM-KV-based", a name half remembered ("VeriEquiv-something"): the name is what comes before
+        token = _KIND_OF.sub("", match.group(0))
         if token != match.group(0) and not _NAME.fullmatch(token):
             continue
         # Plain capitalised words and common acronyms are not names of methods.
@@ -102,9 +102,8 @@ def names_in(question: str) -> list[str]:
 
 
 def likened(question: str) -> list[str]:
-    """The names a question uses only to describe a kind of thing ("masked generation, kind of BERT-style", "a
-    GPT-like decoder", "evolving heuristics, similar to AlphaEvolve"): an absent one says what the user means, not
-    what a paper must name."""
+    """The names a question uses only to describe a kind of thing ("kind of BERT-style", "a GPT-like decoder",
+    "evolving heuristics, similar to AlphaEvolve"): an absent one says what the user means, not what a paper names."""
     return [m.group(1) for pattern in (LIKENED, _LIKENED_TO) for m in pattern.finditer(question)]
 
 
@@ -114,17 +113,17 @@ def without_likened(question: str) -> str:
 
 
 # "which papers report a concrete speedup factor (like 3x or 10x)?": what the user would count, not what a paper must
-# say; "… introduce a new benchmark (not just a training dataset)?": what the papers are not
-# ("… (ignoring the TikZ one)": what it leaves out; "… problems (TSP, bin packing, LP/MIP modeling, that sort of
-# thing)?", "(building PRMs, analyzing RMs, improving verifiers...)", after a dash, open-ended: "… problems - routing,
-# TSP, bin packing, that sort of thing?": a list of examples, none of them required)
+# say; "… a new benchmark (not just a training dataset)?": what the papers are not ("… (ignoring the TikZ one)": what
+# it leaves out; "… problems (TSP, bin packing, LP/MIP modeling, that sort of thing)?", "(building PRMs, analyzing RMs,
+# improving verifiers...)", after a dash, open-ended: "… - routing, TSP, bin packing, that sort of thing?": examples)
 DASHED_EXAMPLES = (r"\s+[-–—:]\s+((?:[^()?;!,:–—]{1,40},\s*)+[^()?;!,:–—]*?(?:\.\.\.|…|\betc\.?|"
                    r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar))\s*(?=[?!]|$)")
-# (the words that leave something out, in brackets and after a comma alike)
+# (the words that leave something out, in brackets and after a comma alike; examples closing it: ", like 'N× faster'?")
 _LEAVING = r"excluding|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving\s+out|but\s+not"
 _EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|"
                        rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:\.\.\.|…|\betc\.?|"
-                       r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)\s*)\)|" + DASHED_EXAMPLES, re.I)
+                       r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)\s*)\)|" + DASHED_EXAMPLES +
+                       r"|,\s*(?:like|e\.\s?g\.?|such\s+as|say)\s+[^,;()?!]{1,40}?(?=\s*[?!]*\s*$)", re.I)
 # What such a bracket or clause leaves out ("ignoring the TikZ one"): the papers it names are not listed
 _LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|"
                          rf",\s*(?:except(?:\s+for)?|{_LEAVING})\s+([^,?.;!()]*)", re.IGNORECASE)
@@ -179,8 +178,9 @@ def comparison_context(question: str) -> str:
 
 
 # "… about text rather than images?": what a choice is not about.
-_RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not)\b(?P<not>[^,;?]*)",
-                          re.IGNORECASE)
+# ("… more of an evaluation paper than a model paper?": the pick is not a model paper)
+_RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not|(?<=paper)\s+than|"
+                          r"(?<=work)\s+than)\b(?P<not>[^,;?]*)", re.IGNORECASE)
 
 
 def choice_query(question: str) -> str:
