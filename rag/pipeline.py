@@ -58,10 +58,10 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
         reference = Reference(ReferenceKind.PRONOUN, last.listed[:3], turn.question)
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
-    # A reference names its papers, so their sentences are ranked for the question itself; a short one ("How much
-    # faster is it?") still reads the earlier turns, like any follow-up.
-    short = len(own_topic_words(reference.question)) < 2
-    history = turn.history if own or (short and reference.kind is not ReferenceKind.SWITCH) else []
+    # A reference names its papers, ranked for the question itself; a short one ("How fast?") reads earlier turns.
+    leans = len(own_topic_words(reference.question)) < 2 and reference.kind is not ReferenceKind.SWITCH and not (
+        against_baselines(reference.question))
+    history = turn.history if own or leans else []  # (not "and vs the baselines?", about the paper's own baselines)
     history = [] if own and history and new_search(reference.question, turn.carried, retriever) else history
     turn.said = standalone_query(reference.question, history)
     query = (turn.rewrite if own else None) or turn.said

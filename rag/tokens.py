@@ -21,7 +21,7 @@ QUESTION_WORDS = frozenset(
     "a an and are as at be by can could did do does for from has have how i in is it its me of on or "
     "were been being had would should "
     "our that the their them there these they this to was we what when where which who whom whose why "
-    "will with you your about any all also between both compare compared describe explain find show "
+    "will with you your about any all also between both compare compared vs versus describe explain find show "
     "tell than into using used use paper papers work works study studies propose proposed proposes "
     "problem problems solve solves address addresses tackle approach method methods "
     "whats hows whos wheres whys "  # chat spelling of "what's"
