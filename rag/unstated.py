@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz?
 # poisson?", "which PDEs exactly, navier-stokes, darcy flow, burgers?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
-_OFFERED = re.compile(r"(?:[,:;?]|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
+_OFFERED = re.compile(r"(?:[,:;?]|\s[-–—]+|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
                       r"((?:[A-Za-z][\w.\-]*(?:\s+[A-Za-z][\w\-]*)?\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*"
                       r"(?:\s+[a-z][\w\-]*){0,2})\s*"
                       r"(?:,?\s*(?:or\s+)?(?:something|anything)(?:\s+(?:else|like\s+that|similar))?)?\s*(?:\.{2,}|…)?"
