@@ -29,6 +29,7 @@ _CALLED = re.compile(r"\bthe\s+((?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]{3,})\s+
                      re.IGNORECASE)
 # A phrase the user puts in quotes ("What are the “fallen angels” …?") is a name, however plain its words.
 _QUOTED = re.compile(r'"([^"\n]{3,60})"|“([^”\n]{3,60})”|‘([^’\n]{3,60})’')
+_TITLE_CASE = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
 _NOT_CALLED = frozenset("first second third fourth fifth last other same latter former previous next earlier "
                         "later proposed original new main".split())
 
@@ -46,6 +47,7 @@ class NameIndex:
         self._title_words: dict[str, set[str]] = {}
         self._title_counts: Counter[str] | None = None
         self._plain_titles: dict[str, str] | None = None
+        self._versioned: set[str] | None = None
         self.words = words if words is not None else paper_words(papers)
         self.title_names, self.title_heads = title_names(papers.values(), retrieval.title_name_words)
 
@@ -59,19 +61,18 @@ class NameIndex:
 
         if name not in self._mentions:
             other = name[:-1] if name.endswith("s") else name + "s"  # (a hyphenated acronym, "EX-RM": either number)
-            self._mentions[name] = holding(name) or (holding(other) if re.fullmatch(_HYPHENATED + "s?", name) else [])
+            found = holding(name) or (holding(other) if re.fullmatch(_HYPHENATED + "s?", name) else [])
+            versioned = re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ") if name.isalpha() else None
+            self._mentions[name] = found + [pid for pid, text in self.words.items() if pid not in found and (
+                versioned and versioned.search(text))]  # ("Llama" in "LLaMA3", "AIME" in "AIME24": the name, versioned)
         return self._mentions[name]
 
     def papers_mentioning_version(self, name: str) -> list[str]:
-        """``papers_mentioning``, else the papers writing a version of the name ("AIME" in "AIME24", "Llama" in
-        "Llama2"): what a refusal checks before saying no abstract has it."""
-        if (found := self.papers_mentioning(name)) or not name.isalpha():
+        """``papers_mentioning`` (versions too: "AIME" in "AIME24"), else those writing an acronym in the other number
+        ("dLLM" where they write "dLLMs"): what a refusal checks before saying no abstract has it."""
+        if (found := self.papers_mentioning(name)) or not name.isalpha() or not re.fullmatch(_ACRONYM + "s?", name):
             return found
-        if re.fullmatch(_ACRONYM + "s?", name) and (found := self.papers_mentioning(  # "dLLM" where they write "dLLMs"
-                name[:-1] if name.endswith("s") else name + "s")):
-            return found
-        versioned = re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ")
-        return [pid for pid, text in self.words.items() if versioned.search(text)]
+        return self.papers_mentioning(name[:-1] if name.endswith("s") else name + "s")
 
     def rare_terms(self, question: str, share: float, whole: Sequence[str] = ()) -> dict[str, set[str]]:
         """The question's terms of two or more words (``topic_phrases``) that at most ``share`` of the papers use,
@@ -110,7 +111,17 @@ class NameIndex:
                   if len(w) >= 4 and w.lower() not in _NOT_CALLED and (  # (of several: a coined or a title word)
                       w == m.group(1) or "-" in w or not word_readings(w.lower()) or self._own_title_word(w))]
         quoted = [phrase.strip() for m in _QUOTED.finditer(query) for phrase in m.groups() if phrase]
-        return [n for n in dict.fromkeys([*names_in(query), *called, *quoted]) if self.is_distinctive(n)]
+        return [n for n in dict.fromkeys([*names_in(query), *called, *quoted, *self._model_names(query)])
+                if self.is_distinctive(n)]
+
+    def _model_names(self, query: str) -> list[str]:
+        """Plain capitalised words that abstracts write capitalised with a version ("… with Llama models?": "Llama-3.1",
+        "LLaMA3"): a model family's name, which ``names_in`` takes for an ordinary word."""
+        if self._versioned is None:  # (worked out once: each such word, lower-cased)
+            self._versioned = {m.group(1).lower() for p in self.papers.values()
+                               for m in re.finditer(r"\b([A-Z][A-Za-z]{2,})-?\d", f"{p.title} {p.abstract}")}
+        return [word for word in dict.fromkeys(_TITLE_CASE.findall(query))
+                if word.lower() in self._versioned and word.lower() not in QUESTION_WORDS]
 
     def _own_title_word(self, word: str) -> bool:
         """The one paper mentioning ``word`` has it in its title ("the only llm compression paper" does not call the
