@@ -19,7 +19,7 @@ from rag.asks import asks_earlier, asks_release
 from rag.aspects import asked_verb, aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
-from rag.roles import WANTED, Aspect, role_of
+from rag.roles import WANTED, Aspect, releases, role_of
 from rag.subject import without_calling
 from rag.tokens import content_words, stems
 from rag.topic_words import own_topic_words
@@ -88,8 +88,12 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         # Each paper: the sentence deciding the choice and what the paper proposes, to place it; the pick, the
         # answer, also its next sentence that fits ("… and how many datasets does it use?").
         plans = [plan_paper(n, item, wanted, *((decision.sentences_per_paper, settings.decision.min_sentence)
-                                               if n == decision.pick else (1, 1.0)), method_too=True)
+                                               if n == decision.pick else (1, 1.0)), method_too=True,
+                            release_asked=asks_release(question))
                  for n, item in first]
+        if asks_release(question):  # ("which of the two can I download now?": where each one's code is, first)
+            plans = [PaperPlan(p.n, p.evidence, sorted(p.quotes, key=lambda q: not any(
+                releases(s.text) for s in q.sentences))) for p in plans]
         return _answer(typed, choice_text(decision, plans), plans, sources)
     # A list: one sentence a paper ("any papers on rain forecasting?" finding one: what it does, and more of it)
     per_paper = 0 if kind is QuestionKind.LIST and len(decision.chosen) > 1 else decision.sentences_per_paper

@@ -214,7 +214,8 @@ _RELEASE_ASKED = re.compile(r"\b(?:code|weights|checkpoints?|implementation|repo
                             r"released?|public|open[- ]?sourced?|shared|published)\b|\b(?:did|do|does|will|have|has)\s+"
                             r"(?:they|it|the\s+authors)\s+(?:release|open[- ]?source|publish|share)\w*\s+"
                             r"(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|models?)\b"
-                            r"|\b(?:github|repo(?:sitory)?)\b"
+                            r"|\b(?:github|repo(?:sitory)?|download(?:able|ed)?)\b|\b(?:releas|open[- ]?sourc)\w*\s+"
+                            r"(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|data(?:sets?)?)\b"
                             r"|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+\w+)\s+open[- ]?(?:sourced?|weights?)\b",
                             re.IGNORECASE)
 _RELEASE_STATED = re.compile(r"github|https?://|\b(?:code|models?|weights|data(?:sets?)?|implementation)\b[^.]{0,40}"

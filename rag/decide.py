@@ -126,7 +126,7 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
         if (figured := by_figure(question, [[s.text for s in e.sentences] for _, e in numbered])) is not None:
             decision.pick = numbered[figured][0]
             return decision
-        if (holder := _term_holder(question, numbered)) is not None:
+        if (holder := _term_holder(question, numbered)) is not None or (holder := _releasing(question, numbered)):
             decision.pick = holder
             return decision
         fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
@@ -139,6 +139,19 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
 
 _WHICH = re.compile(r"\b(?:which|whichever|who)\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|none|lacks?)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _releasing(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
+    """A choice asking which paper's code or data is out ("which of the two can I download right now?"): the one paper
+    whose abstract says it is (not only that it will be: "We will publicly release …")."""
+    from rag.asks import asks_release
+    from rag.roles import releases
+
+    out = [n for n, e in numbered if any(releases(s.text) and not _FUTURE.search(s.text) for s in e.sentences)]
+    return out[0] if asks_release(question) and len(out) == 1 else None
+
+
+_FUTURE = re.compile(r"\b(?:will|to\s+be)\b|\bupon\s+(?:acceptance|publication)\b", re.IGNORECASE)
 
 
 def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
