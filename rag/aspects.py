@@ -80,7 +80,8 @@ _ASPECTS = (
                                 r"motivat\w*|"
                                 r"(?:problem|issue|limitation|challenge|gap)s?\s+(?:does|do|did)\b)", re.I)),
     (Aspect.METHOD, re.compile(r"\b(?:how\s+(?:does|do|did|is|are|was|were|can)|what\s+(?:does|do|did)\b|"
-                               r"mechanism|approach|method|technique|components?|architecture|idea|trained|"
+                               r"mechanism|approach|method|technique|components?|architectur(?:e|al)|ideas?|"
+                               r"innovations?|trained|"
                                r"building\s+blocks?|"
                                r"training|objective|loss|works?|exploit\w*|algorithm|strategy|design|"
                                r"fix(?:es)?|remed(?:y|ies)|workarounds?)\b", re.I)),  # ("… each one's fix?")
