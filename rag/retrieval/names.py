@@ -62,9 +62,9 @@ class NameIndex:
         if name not in self._mentions:
             other = name[:-1] if name.endswith("s") else name + "s"  # (a hyphenated acronym, "EX-RM": either number)
             found = holding(name) or (holding(other) if re.fullmatch(_HYPHENATED + "s?", name) else [])
-            versioned = re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ") if name.isalpha() else None
-            self._mentions[name] = found + [pid for pid, text in self.words.items() if pid not in found and (
-                versioned and versioned.search(text))]  # ("Llama" in "LLaMA3", "AIME" in "AIME24": the name, versioned)
+            start, versioned = f" {name.lower()}", re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ")
+            self._mentions[name] = found + [pid for pid, text in self.words.items() if name.isalpha() and pid not in (
+                found) and start in text and versioned.search(text)]  # ("Llama" in "LLaMA3", "AIME" in "AIME24")
         return self._mentions[name]
 
     def papers_mentioning_version(self, name: str) -> list[str]:
