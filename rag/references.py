@@ -1,10 +1,9 @@
 """Reference resolution: which papers already on the table a turn is about, deterministically.
 
-A conversation's table is what earlier turns showed (sources [n]) and cited (in the order the answer listed them). A
-follow-up points at it with pronouns and demonstratives ("it", "both", "these methods", "the latter"), ordinals and
-numbers ("the top two", "the second paper", "[2]", "#3", "the last one"), a partial name of a paper on the table ("the
-jigsaw one", "TRIM-KV"), or a choice among them ("which of those …"). A topic switch ("New question: …", "On another
-subject, …") refers to nothing before it. No LLM is needed: an LLM rewrite only helps retrieval afterwards."""
+A conversation's table is what earlier turns showed (sources [n]) and cited (in the order the answer listed them),
+pointed at with pronouns ("it", "both", "these methods", "the latter"), positions ("the top two", "[2]", "#3"), a
+partial name ("the jigsaw one", "TRIM-KV") or a choice ("which of those …"). A topic switch ("New question: …")
+refers to nothing before it. No LLM is needed: an LLM rewrite only helps retrieval afterwards."""
 
 from __future__ import annotations
 
@@ -99,9 +98,8 @@ class Reference:
 
 
 def last_answered(table: list[Shown], refusals: bool = True) -> Shown | None:
-    """The most recent turn that answered (a refusal shows papers but puts none on the table, unless it names the
-    papers it was asked about: "The abstract of DPT does not mention …" leaves DPT the subject; ``refusals`` False:
-    the last question answered)."""
+    """The most recent turn that answered (a refusal puts no papers on the table, unless it names those it was asked
+    about: "The abstract of DPT does not mention …" leaves DPT the subject; ``refusals`` False: the last answered)."""
     return next((shown for shown in reversed(table) if (shown.stands if refusals else not shown.refused)
                  and shown.listed), None)
 
@@ -230,19 +228,21 @@ def without_switch(question: str) -> str:
 
 def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper]) -> Reference:
     """A question with no word of reference that still asks about the one paper just discussed ("How many questions,
-    and in which languages?" after LEXam): no name, no request for papers, a few topic words of its own and every
-    one of them in that paper's abstract. Anything else stays a question of its own."""
+    and in which languages?" after LEXam): no name, no request for papers, a few topic words of its own and every one
+    of them in that paper's abstract; a fragment, of the two just discussed ("memory savings?" after GtR vs ARPG)."""
     from rag.question import names_in
     last = last_answered(table)
-    if (reference.kind is not ReferenceKind.NONE or last is None or len(last.listed) != 1
-            or last.listed[0] not in papers or names_in(reference.question)
+    if (reference.kind is not ReferenceKind.NONE or last is None or len(last.listed) not in (1, 2)
+            or any(pid not in papers for pid in last.listed) or names_in(reference.question)
             or _ASKS_FOR_PAPERS.search(reference.question) or not 2 <= len(own_topic_words(reference.question)) <= 4):
         return reference
     # A fragment ("value-based or policy-gradient?", "model sizes?") leans on the last turn if its abstract has half.
     fragment = not _ASKING.match(reference.question) and len(own_topic_words(reference.question)) <= 2
-    if coverage(reference.question, [papers[last.listed[0]]]) < (0.5 if fragment else 1.0):
+    if last.listed[1:] and not fragment or coverage(reference.question, [papers[p] for p in last.listed]) < (
+            0.5 if fragment else 1.0):
         return reference
-    return Reference(ReferenceKind.PRONOUN, list(last.listed), reference.question)
+    return Reference(ReferenceKind.PLURAL if last.listed[1:] else ReferenceKind.PRONOUN, [*last.listed],
+                     reference.question)
 
 
 _ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where|when|is|are|was|were|does|do|did|can|"
