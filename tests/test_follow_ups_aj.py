@@ -1,7 +1,7 @@
 """Turns that earlier rules got wrong, found with blind dialogue set AJ: a name half remembered ("VeriEquiv-something"),
 what a turn compares set against the paper's own baselines ("speedup vs the solvers?"), guesses offered after a dash,
 examples closing a list question after a comma, a model family named by its plain name ("Llama"), a choice for the
-paper whose code is out, and "more of an X paper than a Y paper". Whole conversations run on the real seed index; each
+paper whose code is out, "more of an X paper than a Y paper", and a fragment about the two papers just compared. Whole conversations run on the real seed index; each
 test fails without the rule it names."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from rag.unstated import offered
 
 AUTOEXP, MCD, SCSF = "qBcHWGBnIb", "h46b75c8bd2fb", "h1e8e4225be0d"
 T1, RCPU, D2F, TIKZILLA, VERIEQUIV = "tBkLWfmugI", "t6xiPRvynD", "t5uLZSRjhF", "rJv2byEWA3", "tRRHVUwP2B"
+GTR, ARPG = "qIujRzzWnd", "rJdGst0W8s"
 
 
 def test_a_name_half_remembered_is_the_name_it_begins(engine) -> None:
@@ -70,3 +71,9 @@ def test_architectural_ideas_ask_how_a_method_works(engine) -> None:
     *_, ideas = _chat(engine, "Could you compare SCSF with the multi-channel biological diffusion paper? What kind of "
                               "data does each produce?", "the latter: what are its two key architectural ideas?")
     assert cited(ideas) == [MCD] and "hierarchical feature injection" in ideas.text
+
+
+def test_a_fragment_after_a_comparison_is_about_the_two_papers_compared(engine) -> None:
+    *_, memory = _chat(engine, "GtR vs ARPG?", "memory savings?")
+    # (it had been a new search, answered from TRIM-KV; ARPG claims "a 75 percent reduction in memory consumption")
+    assert set(cited(memory)) == {GTR, ARPG} and "75 percent reduction in memory" in memory.text
