@@ -72,10 +72,12 @@ class TestRetriever:
         # Matching over text with its spaces removed found "D2F" in "… and 2 f…" of unrelated abstracts.
         assert retriever.names.papers_mentioning(name) == expected
 
-    def test_a_name_with_a_version_is_found_only_when_asked_for_with_versions(self, retriever) -> None:
-        # RGM and TRIM-KV report "AIME24": "AIME" is not that whole word; a refusal must not say no abstract has it.
-        assert retriever.names.papers_mentioning("AIME") == []
+    def test_a_name_is_found_in_its_versions_too(self, retriever) -> None:
+        # RGM and TRIM-KV report "AIME24", a version of "AIME": they mention it (a refusal must not say no abstract has
+        # it, and "which of the two reports AIME results?" is settled by it); "Llama" is in "Llama-3.2" and "LLaMA3".
+        assert set(retriever.names.papers_mentioning("AIME")) == {"tF56uyxdDy", "qCaq3jGb0S"}
         assert set(retriever.names.papers_mentioning_version("AIME")) == {"tF56uyxdDy", "qCaq3jGb0S"}
+        assert set(retriever.names.papers_mentioning("Llama")) == {"tBkLWfmugI", "t6xiPRvynD", "t5uLZSRjhF"}
         assert retriever.names.papers_mentioning_version("Mamba") == []
 
     def test_a_rare_term_is_found_in_either_number_and_a_common_one_not_at_all(self, retriever) -> None:
