@@ -229,7 +229,7 @@ def without_switch(question: str) -> str:
 def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper]) -> Reference:
     """A question with no word of reference that still asks about the one paper just discussed ("How many questions,
     and in which languages?" after LEXam): no name, no request for papers, a few topic words of its own and every one
-    of them in that paper's abstract; a fragment, of the two just discussed ("memory savings?" after GtR vs ARPG)."""
+    of them in that paper's abstract; a fragment also of the two just compared ("memory savings?" after GtR vs ARPG)."""
     from rag.question import names_in
     last = last_answered(table)
     if (reference.kind is not ReferenceKind.NONE or last is None or len(last.listed) not in (1, 2)

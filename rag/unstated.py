@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rag.types import Paper, Turn
 
 # Candidates the user offers at the end ("…, qwen or llama?", "… on Hyena or Mamba?", "… test on, helmholtz?
-# poisson?", "which PDEs exactly, navier-stokes, darcy flow, burgers?")
+# poisson?", "which PDEs exactly, navier-stokes, darcy flow, burgers?", "… did they run - mujoco? atari?")
 # or after the question ("… post-train? qwen2.5-vl?"): one word each.
 _OFFERED = re.compile(r"(?:[,:;?]|\s[-–—]+|\b(?:on|in|with|like|at|from|using|via|say|against|than)\b)\s*"
                       r"((?:[A-Za-z][\w.\-]*(?:\s+[A-Za-z][\w\-]*)?\??\s*(?:,|/|\bor\b|\?)\s*)+[A-Za-z][\w.\-']*"
