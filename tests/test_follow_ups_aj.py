@@ -1,7 +1,8 @@
 """Turns that earlier rules got wrong, found with blind dialogue set AJ: a name half remembered ("VeriEquiv-something"),
 what a turn compares set against the paper's own baselines ("speedup vs the solvers?"), guesses offered after a dash,
 examples closing a list question after a comma, a model family named by its plain name ("Llama"), a choice for the
-paper whose code is out, "more of an X paper than a Y paper", and a fragment about the two papers just compared. Whole conversations run on the real seed index; each
+paper whose code is out, "more of an X paper than a Y paper", and a fragment about the two papers just compared; and,
+from set AK, a gain written as a reduction. Whole conversations run on the real seed index; each
 test fails without the rule it names."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from rag.unstated import offered
 
 AUTOEXP, MCD, SCSF = "qBcHWGBnIb", "h46b75c8bd2fb", "h1e8e4225be0d"
 T1, RCPU, D2F, TIKZILLA, VERIEQUIV = "tBkLWfmugI", "t6xiPRvynD", "t5uLZSRjhF", "rJv2byEWA3", "tRRHVUwP2B"
-GTR, ARPG = "qIujRzzWnd", "rJdGst0W8s"
+GTR, ARPG, METAMUSE = "qIujRzzWnd", "rJdGst0W8s", "h25382f415cbb"
 
 
 def test_a_name_half_remembered_is_the_name_it_begins(engine) -> None:
@@ -77,3 +78,15 @@ def test_a_fragment_after_a_comparison_is_about_the_two_papers_compared(engine) 
     *_, memory = _chat(engine, "GtR vs ARPG?", "memory savings?")
     # (it had been a new search, answered from TRIM-KV; ARPG claims "a 75 percent reduction in memory consumption")
     assert set(cited(memory)) == {GTR, ARPG} and "75 percent reduction in memory" in memory.text
+
+
+def test_a_gain_written_as_a_reduction_answers_how_big_the_gains_were(engine) -> None:
+    *_, gains, azure = _chat(engine, "VeriEquivBench vs MetaMuse - how does each decide whether what the LLM generated is "
+                                     "actually any good?",
+                             "2nd one: which two production problems did they try, and how big were the gains?",
+                             "was the cloud provider Azure?")
+    # ("reducing cache misses by up to 35.76%": it had been refused as a figure the abstract does not give, and so
+    # the next turn, no longer about MetaMuse, was answered instead of refused)
+    assert cited(gains) == [METAMUSE] and "35.76%" in gains.text
+    assert azure.refused and "Azure" in azure.text
+
