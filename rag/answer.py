@@ -84,14 +84,15 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     typed, question = question, without_switch(question)  # ("unrelated: anything on …?" asks for a paper)
     wanted = aspect(question)
     if kind is QuestionKind.CHOICE and len(decision.chosen) >= 2:
+        release = asks_release(question)
         first = sorted(decision.chosen, key=lambda item: item[0] != decision.pick)  # the pick leads the table
         # Each paper: the sentence deciding the choice and what the paper proposes, to place it; the pick, the
         # answer, also its next sentence that fits ("… and how many datasets does it use?").
         plans = [plan_paper(n, item, wanted, *((decision.sentences_per_paper, settings.decision.min_sentence)
                                                if n == decision.pick else (1, 1.0)), method_too=True,
-                            release_asked=asks_release(question))
+                            release_asked=release)
                  for n, item in first]
-        if asks_release(question):  # ("which of the two can I download now?": where each one's code is, first)
+        if release:  # ("which of the two can I download now?": where each one's code is, first)
             plans = [PaperPlan(p.n, p.evidence, sorted(p.quotes, key=lambda q: not any(
                 releases(s.text) for s in q.sentences))) for p in plans]
         return _answer(typed, choice_text(decision, plans), plans, sources)

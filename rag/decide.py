@@ -147,8 +147,10 @@ def _releasing(question: str, numbered: list[tuple[int, Evidence]]) -> int | Non
     from rag.asks import asks_release
     from rag.roles import releases
 
+    if not asks_release(question):
+        return None
     out = [n for n, e in numbered if any(releases(s.text) and not _FUTURE.search(s.text) for s in e.sentences)]
-    return out[0] if asks_release(question) and len(out) == 1 else None
+    return out[0] if len(out) == 1 else None
 
 
 _FUTURE = re.compile(r"\b(?:will|to\s+be)\b|\bupon\s+(?:acceptance|publication)\b", re.IGNORECASE)

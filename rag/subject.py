@@ -184,11 +184,12 @@ def compared_anew(question: str, papers: list[Paper], retriever: HybridRetriever
         return bool(found) and all(ids & set(retriever.names.papers_mentioning(name)) for name in found)
 
     parts = comparison_parts(question)
+    baseline = [own_baseline(part, papers, place) for place, part in enumerate(parts)]
     # (set against the paper's own baseline, the first piece is what is compared: "speedup vs the solvers?")
-    compared = any(own_baseline(part, papers, place) for place, part in enumerate(parts) if place)
+    compared = any(baseline[1:])
     return [part for place, part in enumerate(parts) if own_topic_words(part) and not points_back(part) and not (
-        in_titles(part, titles) or own_baseline(part, papers, place) or theirs(part)) and not (
-        compared and place == 0 and not names_in(part))]
+        in_titles(part, titles) or baseline[place] or theirs(part)) and not (compared and place == 0 and not names_in(
+            part))]
 
 
 def covered_elsewhere(question: str, papers: list[Paper], retriever: HybridRetriever) -> bool:

@@ -62,9 +62,11 @@ class NameIndex:
         if name not in self._mentions:
             other = name[:-1] if name.endswith("s") else name + "s"  # (a hyphenated acronym, "EX-RM": either number)
             found = holding(name) or (holding(other) if re.fullmatch(_HYPHENATED + "s?", name) else [])
-            start, versioned = f" {name.lower()}", re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ")
-            self._mentions[name] = found + [pid for pid, text in self.words.items() if name.isalpha() and pid not in (
-                found) and start in text and versioned.search(text)]  # ("Llama" in "LLaMA3", "AIME" in "AIME24")
+            if name.isalpha():  # ("Llama" in "LLaMA3", "AIME" in "AIME24": the name, versioned)
+                start, versioned = f" {name.lower()}", re.compile(rf" {re.escape(name.lower())}\d[0-9a-z]* ")
+                found += [pid for pid, text in self.words.items()
+                          if pid not in found and start in text and versioned.search(text)]
+            self._mentions[name] = found
         return self._mentions[name]
 
     def papers_mentioning_version(self, name: str) -> list[str]:
