@@ -20,6 +20,8 @@ _DEFINED = re.compile(r"((?:[\w'-]+\s+){1,8})\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9])s?
 # Acronyms every reader of ML abstracts knows: spelling them out would only lengthen the answer.
 _KNOWN = frozenset("AI ML LLM LM VLM MLLM NLP CV RL GPU CPU CNN RNN GNN GAN VAE ViT KV QA API SOTA MoE".split())
 _STOP = frozenset("a an the of for to with and in on by via from".split())
+_KINDS = frozenset("framework method model approach module algorithm network strategy mechanism technique system "
+                   "architecture pipeline".split())  # what a long form may end on outside the acronym
 # What the commonest of them stand for, so that "in-context RL" finds "in-context reinforcement learning" in an
 # abstract that never writes "RL" (and "reinforcement learning" finds "RL"): field-wide, not defined per abstract.
 COMMON_LONG = {"rl": "reinforcement learning", "ml": "machine learning", "llm": "large language model",
@@ -50,6 +52,8 @@ def definitions(text: str) -> dict[str, str]:
     for match in _DEFINED.finditer(text):
         words, short = match.group(1).split(), match.group(2)
         letters = [c.lower() for c in short if c.isalnum()]
+        if len(words) > 1 and words[-1].lower() in _KINDS and words[-1][0].lower() != letters[-1]:
+            words = words[:-1]  # ("Permutation-Consistent Variational Encoding framework (PCVE)")
         window = words[-(len(letters) + 2):]
         for start in range(len(window)):
             initials = [w[0].lower() for w in window[start:] if w.lower() not in _STOP]
@@ -103,6 +107,17 @@ def initials_written(sentence: str, acronyms: set[str]) -> set[str]:
         "".join(w[0] for w in words[i:i + len(a)]) == a and len(words[i]) > 1 for i in range(len(words)))}
 
 
+def spelled_acronyms(question: str) -> dict[str, str]:
+    """Each acronym of three to five letters the question could be writing out: the initials of each run of its words,
+    stop words aside → the run ("state space models" → {"ssm": "state space models"}), so a sentence writing "SSMs"
+    holds the question's words although its abstract never defines the acronym (``initials_written`` the other way
+    round). Only read where a sentence writes the acronym, so a run spelling nothing costs nothing."""
+    words = [w for w in re.split(r"[\s\-/]+", re.sub(r"[^\w\s\-/]", " ", question.lower()))
+             if len(w) > 1 and w not in _STOP and w[0].isalpha()]
+    return {"".join(w[0] for w in words[i:i + n]): " ".join(words[i:i + n])
+            for n in range(3, 6) for i in range(len(words) - n + 1)}
+
+
 def _in_order(initials: list[str], letters: list[str]) -> bool:
     """``initials`` appear in ``letters`` in order (a digit in ``letters`` matches any initial)."""
     position = 0
@@ -125,8 +140,11 @@ def implied_words(sentence: str, words: set[str], wanted: set[str], defined: dic
     extra: set[str] = set()
     wanted_stems = {w: stems({w}) for w in wanted}
     for short, long_words in defined.items():
+        written = short in words or f"{short}s" in words
+        if not written and not (short in wanted or f"{short}s" in wanted):
+            continue
         long_stems = stems(long_words)
-        if (short in words or f"{short}s" in words) and long_stems <= stems(wanted):
+        if written and long_stems <= stems(wanted):
             extra |= {w for w, s in wanted_stems.items() if s <= long_stems}
         elif long_stems <= stems(words) and (short in wanted or f"{short}s" in wanted):  # ("… language models")
             extra |= {short, f"{short}s"} & wanted

@@ -157,10 +157,11 @@ _FUTURE = re.compile(r"\b(?:will|to\s+be)\b|\bupon\s+(?:acceptance|publication)\
 
 
 def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
-    """A choice whose criterion uses a term of two or more words ("… which one was tested at a cloud provider?") that
-    one paper's abstract alone writes: that paper, however loosely its sentences match the rest. Not when negated
-    ("which one does not use reinforcement learning?"). (Verbatim terms, as ``coverage``'s topic words: the sentence
-    scores rank the whole question and may leave a margin too small to settle.)"""
+    """A choice whose criterion uses a term of two or more words ("… which one was tested at a cloud provider?", or a
+    hyphenated one: "… says it's training-free?") that one paper's abstract alone writes: that paper, however loosely
+    its sentences match the rest. Not when negated ("which one does not use reinforcement learning?"). (Verbatim
+    terms, as ``coverage``'s topic words: the sentence scores rank the whole question and may leave a margin too
+    small to settle.)"""
     from rag.tokens import search_text, topic_phrases
     from rag.topic_words import REFERENCE_WORDS
 
@@ -169,9 +170,13 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
     # (and the runs within a longer one: "uses reinforcement learning" holds "reinforcement learning")
     runs = [[w for w in t.split() if w not in REFERENCE_WORDS] for t in topic_phrases(asked)] if asked and not (
         _NEGATED.search(asked)) else []
-    terms = {" ".join(run[i:j]) for run in runs for i in range(len(run)) for j in range(i + 2, len(run) + 1)}
+    terms = {" ".join(run[i:j]) for run in runs for i in range(len(run)) for j in range(i + 2, len(run) + 1)} | {
+        w for run in runs for w in run if "-" in w.strip("-")}
+    # (or its acronym in capitals, undefined: "state space models" held by "… inherent in SSMs")
+    initials = [re.compile(rf"\b{''.join(w[0] for w in t.split()).upper()}s?\b") for t in terms if t.count(" ") >= 2]
     holders = {n for n, e in numbered
-               if any(t in search_text(f"{e.hit.paper.title} {e.hit.paper.search_text}").lower() for t in terms)}
+               if any(t in search_text(f"{e.hit.paper.title} {e.hit.paper.search_text}").lower() for t in terms)
+               or any(a.search(f"{e.hit.paper.title} {e.hit.paper.search_text}") for a in initials)}
     return holders.pop() if len(holders) == 1 else None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rag.coref import acronym_words, implied_words, initials_written, written_acronyms
+from rag.coref import acronym_words, implied_words, initials_written, spelled_acronyms, written_acronyms
 from rag.settings import AnswerSettings
 from rag.tokens import content_words, stems, without_where
 from rag.types import Evidence, EvidenceSentence, Hit
@@ -45,6 +45,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     wanted_stems = {w: stems({w}) if "-" not in w else stems({p for p in w.split("-") if len(p) > 2}) or stems({w})
                     for w in wanted}
     written = written_acronyms(question)
+    spelled = acronym_words(spelled_acronyms(question)) if wanted else {}
     acronyms = written & wanted
     # An acronym in the plural ("PDEs") is held by a sentence writing it in the singular, and the other way round: the
     # stemmer keeps "pdes" as it is.
@@ -62,7 +63,8 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
             score = float(cosine)
             if wanted:
                 words = content_words(text)
-                words |= implied_words(text, words, wanted, defined, hit.paper.given_name)
+                spelled_here = {a: spelled[a] for a in written_acronyms(text) if a in spelled}  # in capitals only
+                words |= implied_words(text, words, wanted, {**spelled_here, **defined}, hit.paper.given_name)
                 words |= initials_written(text, acronyms)
                 words |= {w.replace("-", "") for w in words if "-" in w}  # ("in-painting" for "inpainting")
                 words |= {w for w, one in plurals.items() if one in words} | {a for a in acronyms if f"{a}s" in words}
