@@ -1,8 +1,7 @@
 """What a turn asks, beyond its topic: the thing it asks for ("Which GPU …?"), whether it asks if the collection
 holds a paper at all ("Is there a paper here on …?"), whether it wants papers other than those on the table
 ("Which other papers …?"), and a comparison whose second term is the paper just discussed ("How is Tactic's
-approach different?"). Deterministic word rules, read from the user's words; no LLM.
-"""
+approach different?"). Deterministic word rules, read from the user's words; no LLM."""
 
 from __future__ import annotations
 
@@ -70,7 +69,8 @@ _EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+t
                         r"(?:here\s+|in\s+(?:this|the)\s+\w+\s+)?(?:on|about|regarding|for|dealing)\b"
                         r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include))",
                         re.IGNORECASE)
-_OTHERS = re.compile(r"\bother\s+(?:\w+\s+)?(?:papers|works|studies|ones|methods|approaches|articles)\b|\bothers\b|"
+_OTHERS = re.compile(r"\bother\s+(?:[\w-]+\s+){0,2}(?:papers|works|studies|ones|methods|approaches|articles|benchmarks|"
+                     r"datasets)\b|\bothers\b|"
                      r"\b(?:anything|any\s+\w+|what|which|who)\s+else\b|\bbesides\b|\b(?:apart|aside)\s+from\b",
                      re.IGNORECASE)
 # The comparison word ends the question: "How is Tactic's approach different?", "How does ShapeGen4D compare?",

@@ -62,8 +62,10 @@ def mention_order(question: str, papers: list[str], title_words: Callable[[str],
     from rag.question import wants_comparison
 
     text, first = question.lower(), {}
+    words = {pid: title_words(pid) for pid in papers}  # (a word their titles share calls neither: "optimal transport")
+    shared = {w for pid in papers for w in words[pid] if sum(w in other for other in words.values()) > 1}
     for pid in papers if len(papers) >= 2 and wants_comparison(question) else []:
-        spots = [found.start() for word in title_words(pid) if len(word) > 2
+        spots = [found.start() for word in words[pid] - shared if len(word) > 2
                  if (found := re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text))]
         if spots:
             first[pid] = min(spots)
@@ -109,6 +111,11 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     # The latest turn first; its answered papers, then its other sources.
     on_table = list(dict.fromkeys(pid for shown in reversed(table) for pid in [*shown.listed, *shown.sources]))
     found = [paper_id for paper_id in on_table if called(paper_id)]
+    # A word several papers on the table are called by calls none of them beside words calling one ("CalibRL … RLVR
+    # … MENTOR": the two it names, not every RLVR paper shown)
+    held = {pid: stems(title_words(pid) | (mentioned(pid) if pid in latest else set())) & wanted for pid in found}
+    alone = {w for w in wanted if sum(w in h for h in held.values()) == 1}
+    found = [pid for pid in found if held[pid] & alone or not held[pid]] if len(found) > 1 and alone else found
     # "the video one" after a video and an image watermarking paper: a word many titles use, but only one of those
     if not found and (asked := stems(content_words(called_as))) and len(latest) >= 2:
         apart = [pid for pid in on_table if pid in latest and asked <= stems(content_words(titled(pid)))]

@@ -1,7 +1,6 @@
-"""What shape a question has: one paper, a list of papers, or a comparison of named papers.
-
-Rules over surface forms, deliberately simple and language-light (English and Chinese cue words); they only decide
-*how* to retrieve and how many papers to keep, never what is true."""
+"""What shape a question has: one paper, a list of papers, or a comparison of named papers. Rules over surface forms,
+deliberately simple and language-light (English and Chinese cue words); they only decide *how* to retrieve and how
+many papers to keep, never what is true."""
 
 from __future__ import annotations
 
@@ -40,7 +39,8 @@ _LIST = re.compile(
     r"to|doing|using|with)\b"
     # "Besides weather, what other science applications show up in the collection?": the papers of those applications
     rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:other\s+)?(?:[\w-]+\s+){{0,2}}(?:applications|domains|problems|"
-    r"tasks)\s+(?:show\s+up|turn\s+up|come\s+up|appear|are\s+(?:covered|represented|there|tackled|addressed))\s+"
+    r"tasks|benchmarks|datasets)\s+(?:show\s+up|turn\s+up|come\s+up|appear|are(?:\s+(?:covered|represented|there|"
+    r"tackled|addressed))?)\s+"
     r"(?:here|in\s+(?:the|this)\s+(?:collection|set|index|corpus))\b"
     # "anything in the collection on tracing …?": all the collection holds on it, not whether one paper does
     # (not "anything here on …?", which asks whether there is one)

@@ -1,9 +1,7 @@
-"""Reference resolution: which papers already on the table a turn is about, deterministically.
-
-A conversation's table is what earlier turns showed (sources [n]) and cited (in the order the answer listed them),
-pointed at with pronouns ("it", "both", "these methods", "the latter"), positions ("the top two", "[2]", "#3"), a
-partial name ("the jigsaw one", "TRIM-KV") or a choice ("which of those …"). A topic switch ("New question: …")
-refers to nothing before it. No LLM is needed: an LLM rewrite only helps retrieval afterwards."""
+"""Reference resolution, deterministic (no LLM: a rewrite only helps retrieval afterwards): which papers already on
+the table (what earlier turns showed, sources [n], and cited, in the order listed) a turn points at with pronouns
+("it", "both", "these methods", "the latter"), positions ("the top two", "[2]", "#3"), a partial name ("the jigsaw
+one", "TRIM-KV") or a choice ("which of those …"). A topic switch ("New question: …") refers to nothing before it."""
 
 from __future__ import annotations
 
@@ -68,7 +66,7 @@ _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|
                       r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
 # "Which papers use diffusion?", "Anything on video?": a new search, however few its words.
 _ASKS_FOR_PAPERS = re.compile(r"\b(?:papers|works|studies|articles|anything|any\s+(?:paper|work|study|method))\b|"
-                              r"\b(?:is|are)\s+there\b", re.IGNORECASE)
+                              r"\b(?:is|are)\s+there\b|\b(?:what|which|any)\s+other\s+(?!ones?\b)", re.IGNORECASE)
 # "the LLM heuristic-generation paper, what does it do …?": "it" is the paper the question opens with
 _TOPIC_FIRST = re.compile(r"^\W*(?:(?:ok(?:ay)?|and|so|now|then|also)\W+)*(?:the|that|this)\s+[^,?]{1,60}?\b"
                           r"(?:paper|one|work|method|study|model)\s*(?:,|:|\s[–—-])\s*(?:what|how|which|why|does|do|"
@@ -173,8 +171,10 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         listed = counted_papers(table, count, every, named_in, title_words) if counted else recent(table, 2)
         # "Lyra also builds on video diffusion. How do the two papers …?": the one it names, and the chat's subject
         new = [p for p in own if p not in last.listed] if len(own) == 1 else []  # (it names one: not "A vs B")
-        if count == 2 and len(new) == 1 and not asks_choice:
-            return Reference(ReferenceKind.PARTIAL_NAME, [subject(table), *new], question)
+        beside = counted and re.search(r"\b(?:to|with|against|than|from|vs|versus)\W+$", asked[:counted.start()], re.I)
+        if len(new) == 1 and not asks_choice and (count == 2 or beside):
+            return Reference(ReferenceKind.PARTIAL_NAME, [*new, *listed] if beside else [subject(table), *new],
+                             question)  # ("compare X to these two": the two besides the one it names)
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words, mentioned, titled) or [  # ("veriequivbench", not "papers …")
         p for p in own if p in every and not _ASKS_FOR_PAPERS.search(asked)]
