@@ -168,11 +168,15 @@ def complete_ellipsis(rest: str, previous: str) -> str:
     """"What about MaskCO?" after "What speedup does ARPG report?" → "What speedup does MaskCO report?": the
     previous question with its named thing replaced; without one, the new words joined to it."""
     from rag.question import names_in
+    from rag.topic_words import own_topic_words
 
     rest = rest.strip().rstrip("?").strip()
     # "what about small LMs as verifiers, what tasks do they struggle with?": its own; "and for video, what got
     # better?" asks the last one's again, for video.
     if _OWN_QUESTION.search(rest) and not re.match(r"(?:for|in|on|with|at|under)\b", rest, re.IGNORECASE):
+        return f"{rest}?"
+    # "what about a big intracranial EEG dataset for epilepsy surgery?": a thing of its own to search for
+    if re.match(r"(?:a|an|any|some)\s", rest, re.IGNORECASE) and len(own_topic_words(rest)) >= 3:
         return f"{rest}?"
     names = names_in(previous)
     if names and names_in(rest):

@@ -43,6 +43,10 @@ TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|pape
 _CALLED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:the|that)\s+(?:[\w'’\"-]+\s+){1,6}?"
                            r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
                            r"does|do|did|is|are|can)\b)", re.IGNORECASE)
+# "there's also the lane-level navigation one that matches SD maps with … maps - what dataset did they build?"
+_DESCRIBED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:there['’]?s|there\s+is|i\s+(?:remember|"
+                              r"recall|saw))\s+(?:also\s+)?(?:the|that|a|an)\s+[^?]{3,140}?\s[-–—]+\s*(?=(?:what|how|"
+                              r"which|why|who|where|when|does|do|did|is|are|can)\b)", re.IGNORECASE)
 
 # "going back to the first one, what kind of applications …?", "back to ShapeGen4D, what …": the return to a paper
 _BACK_TO = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now|also)\W+)?(?:(?:going|coming|getting|turning|circling)\s+)?"
@@ -53,7 +57,7 @@ def without_calling(question: str) -> str:
     """The question without the words that call its paper ("the Decision Pre-Trained Transformer one – …", "the
     catalysis benchmark paper, …", "back to the first one, …"): those found the paper; the rest is what it asks of
     it."""
-    return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", question)))
+    return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", _DESCRIBED_FIRST.sub("", question))))
 
 
 def retarget(question: str, reference: Reference, table: list[Shown], retriever: HybridRetriever,
