@@ -2,8 +2,7 @@
 which question words no abstract has (and the corpus word a typo of one was meant as).
 
 A small embedding model blurs rare tokens ("TRIM-KV", "D2F"); the user does not. These exact lookups let
-retrieval put the papers a question names first and let the decision refuse what no abstract mentions.
-"""
+retrieval put the papers a question names first and let the decision refuse what no abstract mentions."""
 
 from __future__ import annotations
 
@@ -273,9 +272,10 @@ class NameIndex:
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
         vocabulary = self.bm25.vocabulary
-        # An English function word ("else", "now", "anything") names no topic: that no abstract holds it says nothing.
+        # A function word ("else", "now") or an adverb ("sparingly") names no topic: no abstract having it says little.
         return sorted(w for w in content_words(query) if w.isalpha() and w not in ENGLISH_STOP_WORDS
-                      and (tokens := self.bm25.tokens(w)) and not any(t in vocabulary for t in tokens))
+                      and (tokens := self.bm25.tokens(w)) and not any(t in vocabulary for t in tokens)
+                      and word_readings(w) != {"ADV"})
 
     def spelling_fixes(self, words: list[str]) -> dict[str, str]:
         """The typos among ``unknown_words`` and the corpus word each was meant as (``rag.spelling``)."""
