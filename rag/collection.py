@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from rag import prompts
+from rag.asks import wants_others
 from rag.properties import property_how, property_mentions
 from rag.collection_intent import CollectionIntent
 from rag.topics import (CorpusStats, by_area, keyword_counts, method_sentence, one_blas_thread, stats_for, stem_words,
@@ -33,13 +34,17 @@ CollectionAnswer = NamedTuple("CollectionAnswer", [("answer", Answer), ("stats",
 
 
 def answer_collection(question: str, intent: CollectionIntent, retriever: HybridRetriever,
-                      settings: Settings) -> CollectionAnswer:
-    """Counts, groups and cited example papers for a collection question (``settings``: unused, one calling shape)."""
+                      settings: Settings, discussed: Sequence[str] = ()) -> CollectionAnswer:
+    """Counts, groups and cited example papers for a collection question (``settings``: unused, one calling shape);
+    the papers the chat already ``discussed`` are the first examples of their group (the ones the user knows), or
+    none of them when it asks for others ("… name a few besides these two")."""
     started = time.perf_counter()
     vector = retriever.encoder.embed_query(intent.topic).astype(np.float64) if intent.topic else None
     stats = stats_for(retriever)
     with one_blas_thread():
         writer = _Writer(stats, retriever, vector, intent.area)
+        writer.discussed = {i for i, pid in enumerate(stats.ids) if pid in set(discussed)}
+        writer.besides = wants_others(question)  # "name a few besides these two": other examples than those
         lines, groups, matched, method = getattr(writer, intent.kind)(intent.topic)
     ids = stats.ids
     named = [CollectionGroup(label, len(m), [ids[i] for i in m], kind) for label, m, kind in groups]
@@ -67,6 +72,8 @@ class _Writer:
         self.everyone = list(range(stats.size))
         self.citations, self.sources = list[Citation](), list[Source]()
         self.quoted: dict[str, list[str]] = {}
+        self.discussed: set[int] = set()
+        self.besides = False
 
     def areas(self, _: None) -> Part:
         groups = self.by_area(self.everyone, cluster_rest=True)
@@ -174,7 +181,10 @@ class _Writer:
     def nearest(self, members: list[int], most: int = EXAMPLES) -> list[int]:
         vectors = self.stats.vectors[members]
         target = vectors.mean(0) if self.vector is None else self.vector
-        return [members[i] for i in np.argsort(-(vectors @ target), kind="stable")[:most]]
+        order = [members[i] for i in np.argsort(-(vectors @ target), kind="stable")]
+        if self.besides:
+            return ([m for m in order if m not in self.discussed] or order)[:most]
+        return sorted(order, key=lambda m: m not in self.discussed)[:most]
 
     def cite(self, member: int, describe: bool) -> str:
         """“Title” [n] (numbered when first cited), and what the paper does if ``describe``."""

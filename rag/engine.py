@@ -133,7 +133,8 @@ class Engine:
         asked, note = question, ""
         if not compare_ids and not paper_ids:
             # "these papers" in a first question, "them" after an overview of the areas: the whole collection
-            collection = self._collection_answer(question, started, not history or self._after_overview(table))
+            collection = self._collection_answer(question, started, not history or self._after_overview(table), [
+                p for shown in table or [] if len(shown.cited) <= 4 for p in shown.cited])  # (a turn's focus)
             if collection is not None and collection.chart and collection.chart.method == "none":
                 # "How many papers are about making LLM inference faster?": no abstract words it so; the papers
                 # retrieval finds for it, listed (a count of words as written would miss them all)
@@ -166,16 +167,17 @@ class Engine:
         return bool(last and not last.refused and (intent := collection_intent(last.question, self.retriever))
                     and intent.kind == "areas")
 
-    def _collection_answer(self, question: str, started: float, first: bool = False) -> Answer | None:
+    def _collection_answer(self, question: str, started: float, first: bool = False,
+                           discussed: list[str] | None = None) -> Answer | None:
         """The answer to a question about the collection as a whole ("Which areas have the most papers?"), or
-        None for a question about papers (``rag.collection``)."""
+        None for a question about papers (``rag.collection``); ``discussed``: the papers the chat was about."""
         from rag.collection import answer_collection
         from rag.collection_intent import collection_intent
 
         intent = collection_intent(question, self.retriever, first)
         if intent is None:
             return None
-        answer = answer_collection(question, intent, self.retriever, self.settings).answer
+        answer = answer_collection(question, intent, self.retriever, self.settings, discussed or []).answer
         total = (time.perf_counter() - started) * 1000
         answer.timings_ms = {"retrieve": total, "first_token": total, "answer": 0.0, "total": total}
         return answer
