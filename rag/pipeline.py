@@ -271,8 +271,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                 from rag.answer import no_paper_reason
 
                 turn.decision.refused, turn.decision.reason = True, no_paper_reason(turn.decision)
-    if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.multilingual and (
-            parts := sub_questions(turn.corrected_question)):
+    if not turn.decision.refused and (turn.shape.kind is QuestionKind.SINGLE or turn.decision.pick) and not (
+            turn.shape.multilingual) and (parts := sub_questions(turn.corrected_question)):  # (choice: "…, and …?")
         from rag.evidence import by_parts
 
         chosen = by_parts([e for _, e in turn.decision.chosen], parts, retriever, settings.answer.lexical_weight,

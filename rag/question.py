@@ -237,9 +237,9 @@ def analyse(question: str) -> QuestionShape:
     return shape
 
 
-# "What modules does it have, and what does it score on VSI-Bench?", "What data? How big is the model?"
-_SUB_QUESTION = re.compile(r"\?\s+|(?:[,;]?\s+and|(?<=\.))\s+(?=(?:what|how|which|who|where|when|why|does|do|did|"
-                           r"is|are|can)\b)", re.IGNORECASE)  # (". What trade-off does it address?" after a description)
+# "What modules does it have, and what does it score on VSI-Bench?", "What data? …", "…, and with what metric?"
+_SUB_QUESTION = re.compile(r"\?\s+|(?:[,;]?\s+and|(?<=\.))\s+(?=(?:(?:with|in|on|by|at|for|under)\s+)?(?:what|how|"
+                           r"which|who|where|when|why|does|do|did|is|are|can)\b)", re.IGNORECASE)
 
 
 def sub_questions(question: str) -> list[str]:

@@ -15,7 +15,7 @@ from rag.coref import definitions, implied_words, spelled_acronyms
 from rag.decide import decide_on_table
 from rag.followup import complete_ellipsis
 from rag.named import mention_order
-from rag.question import analyse
+from rag.question import analyse, sub_questions
 from rag.references import ReferenceKind, resolve
 from rag.settings import Settings
 from rag.subject import without_calling
@@ -143,3 +143,14 @@ def test_a_collections_examples_leave_out_the_papers_it_asks_besides(engine) -> 
     shown = [s.paper_id for s in plain.sources]
     besides = answer_collection(question, intent, retriever, engine.settings, shown[:2]).answer
     assert not {s.paper_id for s in besides.sources} & set(shown[:2]) and len(besides.sources) == len(shown)
+
+
+def test_a_choice_asking_a_second_thing_is_answered_for_each_part(engine) -> None:
+    question = "which of them checks generated code formally, and with what metric?"
+    assert sub_questions(question) == ["which of them checks generated code formally", "with what metric?"]
+    compared = ChatSession(engine, backend="extractive").ask("Compare VeriEquivBench and TikZilla.")
+    single = engine.prepare("which of them checks generated code formally?", table=[Shown.of(compared)])
+    both = engine.prepare(question, table=[Shown.of(compared)])
+    assert both.decision.pick == single.decision.pick == 1
+    # (the pick's quotes had been chosen for the choice alone: "…, and how long does it take to run?" went unanswered)
+    assert both.decision.sentences_per_paper == single.decision.sentences_per_paper + 1
