@@ -70,7 +70,7 @@ _EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+t
                         r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include))",
                         re.IGNORECASE)
 _OTHERS = re.compile(r"\bother\s+(?:[\w-]+\s+){0,2}(?:papers|works|studies|ones|methods|approaches|articles|benchmarks|"
-                     r"datasets)\b|\bothers\b|"
+                     r"datasets)\b|(?<!\bthe\s)\bother\s+(?:[\w-]+\s+){0,2}(?:work|research)\b|\bothers\b|"
                      r"\b(?:anything|any\s+\w+|what|which|who)\s+else\b|\bbesides\b|\b(?:apart|aside)\s+from\b",
                      re.IGNORECASE)
 # The comparison word ends the question: "How is Tactic's approach different?", "How does ShapeGen4D compare?",

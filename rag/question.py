@@ -35,15 +35,15 @@ _LIST = re.compile(
     r"using|that|with|dealing|related)\b)"
     r"|\b(?:other|more|related|similar)\s+(?:work|research|examples)\s+(?:(?:is|are)\s+there\s+|here\s+)?"
     r"(?:on|about|in|of|regarding|using|that|with)\b"
-    r"|\bany\s+other\s+(?:paper|work|study|abstract)\b|\bthe\s+only\s+(?:paper|work|one|study)\s+(?:on|about|that|"
+    r"|\b(?:any|what|which)\s+other\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|abstract|research)\b"
+    r"|\bthe\s+only\s+(?:paper|work|one|study)\s+(?:on|about|that|"
     r"to|doing|using|with)\b"
     # "Besides weather, what other science applications show up in the collection?": the papers of those applications
     rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:other\s+)?(?:[\w-]+\s+){{0,2}}(?:applications|domains|problems|"
     r"tasks|benchmarks|datasets)\s+(?:show\s+up|turn\s+up|come\s+up|appear|are(?:\s+(?:covered|represented|there|"
     r"tackled|addressed))?)\s+"
     r"(?:here|in\s+(?:the|this)\s+(?:collection|set|index|corpus))\b"
-    # "anything in the collection on tracing …?": all the collection holds on it, not whether one paper does
-    # (not "anything here on …?", which asks whether there is one)
+    # "anything in the collection on tracing …?": all it holds on it (not "anything here on …?": is there one)
     r"|\b(?:anything|something)\s+in\s+(?:the|this)\s+(?:set|collection|index|corpus)\s+(?:on|about|"
     r"regarding|related\s+to|dealing\s+with)\b"
     # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it

@@ -7,6 +7,7 @@ the papers the chat was about. Each test fails without the rule it names."""
 
 from __future__ import annotations
 
+from rag.alternatives import alternative_words
 from rag.asks import wants_others
 from rag.chat import ChatSession
 from rag.collection import answer_collection
@@ -154,3 +155,19 @@ def test_a_choice_asking_a_second_thing_is_answered_for_each_part(engine) -> Non
     assert both.decision.pick == single.decision.pick == 1
     # (the pick's quotes had been chosen for the choice alone: "…, and how long does it take to run?" went unanswered)
     assert both.decision.sentences_per_paper == single.decision.sentences_per_paper + 1
+
+
+def test_other_work_in_the_collection_is_a_search_for_others() -> None:
+    question = "What other EEG work is there in the collection?"
+    # (it had been answered from the one EEG paper on the table)
+    assert analyse(question).kind is QuestionKind.LIST and wants_others(question)
+    assert not wants_others("the other work, what does it do?")  # (the other paper on the table)
+
+
+def test_a_one_word_alternative_of_a_list_is_a_term_of_its_own(engine) -> None:
+    question = "which papers are about watermarking or jigsaw puzzles?"
+    assert alternative_words(question) == ["watermarking"]
+    turn = engine.prepare(question)
+    marked = [e.hit.paper.paper_id for e in turn.evidence if "watermarking" in e.terms_found]
+    # (a rare word alone was no term: the list kept only the papers its sentences scored highest)
+    assert marked and set(marked) <= {e.hit.paper.paper_id for _, e in turn.decision.chosen}
