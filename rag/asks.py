@@ -160,17 +160,17 @@ def _asked_noun(counted: str | None) -> str:
     """The noun counted or sized, "" when it is none of a paper's own (the collection's, or papers shown; "how big is
     the new one?": a thing said before)."""
     noun = next((w for w in reversed((counted or "").lower().split()) if w not in ("here", "there")), "")
-    return "" if noun in _DETAILS or len(noun) < 3 or noun in ("papers", "works", "studies", "abstracts", "those",
-                                                                "these", "them", "ones", "one", "this", "that",
-                                                                "thing") else noun
+    return "" if noun in _DETAILS or len(noun) < 3 or noun in (
+        "papers works studies abstracts those these them ones one this that thing".split()) else noun
 
 
 def _count_of(noun: str) -> re.Pattern[str]:
-    """A number within three words before the noun ("8 tasks", "two-stage pipeline", "2,389 complex algorithmic
-    problems"), or before what is tested on, one word for another ("how many testbeds?": "3 benchmarks")."""
+    """A number within three words before the noun ("8 tasks", "2,389 complex algorithmic problems"), or before what
+    is tested on ("how many testbeds?": "3 benchmarks"), or a range after it ("factors ranging from 1 to 10")."""
     forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} | (
         _TESTED_ON if noun.removesuffix("s") in _TESTED_ON else set()) if f)
-    return re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b", re.IGNORECASE)
+    return re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b"
+                      rf"|\b(?:{forms})\w{{0,2}}\s+(?:ranging\s+)?(?:from|up\s+to|between)\s+{_NUMBER}\b", re.I)
 
 
 # "What pruning ratio did they use …?", "What guidance scale …?", "Which memory budgets did they test?": a setting,

@@ -8,7 +8,7 @@ the papers the chat was about. Each test fails without the rule it names."""
 from __future__ import annotations
 
 from rag.alternatives import alternative_words
-from rag.asks import wants_others
+from rag.asks import uncounted, wants_others
 from rag.chat import ChatSession
 from rag.collection import answer_collection
 from rag.collection_intent import collection_intent
@@ -171,3 +171,9 @@ def test_a_one_word_alternative_of_a_list_is_a_term_of_its_own(engine) -> None:
     marked = [e.hit.paper.paper_id for e in turn.evidence if "watermarking" in e.terms_found]
     # (a rare word alone was no term: the list kept only the papers its sentences scored highest)
     assert marked and set(marked) <= {e.hit.paper.paper_id for _, e in turn.decision.chosen}
+
+
+def test_a_count_written_as_a_range_after_its_noun_is_a_count() -> None:
+    text = ["Our experimental results across three environments, with factors ranging from 1 to 10, demonstrate …"]
+    # ("… and with how many factors?" had been refused: "does not give a number for factors")
+    assert uncounted("with how many factors?", text) == [] and uncounted("how many robots?", text) == ["robots"]
