@@ -29,7 +29,7 @@ _ASPECTS = (
                               r"\b(?:know|aware)\s+of\s+(?:a\s+|an\s+|any\s+)?(?:papers?|work|stud(?:y|ies))\b", re.I)),
     # "what was actually wrong with the data people trained on before?": a problem, whatever it is about
     (Aspect.PROBLEM, re.compile(r"\bwhat(?:['’]s|\s+(?:is|was|were|are))\s+(?:actually\s+|really\s+|so\s+)?wrong\b|"
-                                r"\bwhat\s+went\s+wrong\b", re.I)),
+                                r"\bwhat\s+(?:went|goes|can\s+go)\s+wrong\b", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"

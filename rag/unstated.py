@@ -16,7 +16,8 @@ from rag.coref import COMMON_LONG, common_acronym
 from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstated
 from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
-
+from rag.retrieval.titles import coined_names
+from rag.tokens import squash
 from rag.types import QuestionKind
 
 if TYPE_CHECKING:
@@ -161,8 +162,13 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
         spelled = long_form(name) if long_form and _ACRONYM.match(name) else ""
         return bool(_ACRONYM.match(name)) and (spelled in text if spelled else bool(names.papers_mentioning(name)))
 
+    def owned(name: str) -> bool:  # some paper calls itself so ("MaskCO"), not only mentions it ("DeepSeek-MoE")
+        own = [{p.short_name, p.given_name, *coined_names(p)} for pid in names.papers_mentioning(name)
+               if (p := names.papers.get(pid))]
+        return any(squash(name) in {squash(o) for o in names_of if o} for names_of in own)
+
     return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)
-            and not ids & set(names.papers_mentioning_version(n)) and not names.is_distinctive(n)]
+            and not ids & set(names.papers_mentioning_version(n)) and not (names.is_distinctive(n) and owned(n))]
 
 
 # A short acronym ("… against plain LRU for the caching problem?") or a capitalised word no English lexicon knows

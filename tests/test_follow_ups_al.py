@@ -177,3 +177,11 @@ def test_a_count_written_as_a_range_after_its_noun_is_a_count() -> None:
     text = ["Our experimental results across three environments, with factors ranging from 1 to 10, demonstrate …"]
     # ("… and with how many factors?" had been refused: "does not give a number for factors")
     assert uncounted("with how many factors?", text) == [] and uncounted("how many robots?", text) == ["robots"]
+
+
+def test_a_name_other_papers_only_mention_is_refused_of_the_paper_on_the_table(engine) -> None:
+    chat = ChatSession(engine, backend="extractive")
+    chat.ask("Tell me about TRIM-KV.")
+    asked = chat.ask("did they compare against LiveCodeBench?")
+    # (another paper mentions LiveCodeBench, so it had been taken for a paper's name and answered from TRIM-KV)
+    assert asked.refused and "LiveCodeBench" in asked.text
