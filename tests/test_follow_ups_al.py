@@ -8,6 +8,7 @@ the papers the chat was about. Each test fails without the rule it names."""
 from __future__ import annotations
 
 from rag.alternatives import alternative_words
+from rag.aspects import aspect
 from rag.asks import uncounted, wants_others
 from rag.chat import ChatSession
 from rag.collection import answer_collection
@@ -18,6 +19,7 @@ from rag.followup import complete_ellipsis
 from rag.named import mention_order
 from rag.question import analyse, sub_questions
 from rag.references import ReferenceKind, resolve
+from rag.roles import Aspect
 from rag.settings import Settings
 from rag.subject import without_calling
 from rag.tokens import content_words
@@ -185,3 +187,9 @@ def test_a_name_other_papers_only_mention_is_refused_of_the_paper_on_the_table(e
     asked = chat.ask("did they compare against LiveCodeBench?")
     # (another paper mentions LiveCodeBench, so it had been taken for a paper's name and answered from TRIM-KV)
     assert asked.refused and "LiveCodeBench" in asked.text
+
+
+def test_what_goes_wrong_asks_for_the_problem() -> None:
+    # (it had asked for anything: the answer led with the proposal, not what goes wrong)
+    assert aspect("totally different kind of sketching: what goes wrong with matrix sketching in bandits?") is (
+        Aspect.PROBLEM)
