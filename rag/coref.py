@@ -54,12 +54,16 @@ def definitions(text: str) -> dict[str, str]:
         letters = [c.lower() for c in short if c.isalnum()]
         if len(words) > 1 and words[-1].lower() in _KINDS and words[-1][0].lower() != letters[-1]:
             words = words[:-1]  # ("Permutation-Consistent Variational Encoding framework (PCVE)")
-        window = words[-(len(letters) + 2):]
-        for start in range(len(window)):
-            initials = [w[0].lower() for w in window[start:] if w.lower() not in _STOP]
-            if (window[start].lower() not in _STOP and initials and initials[0] == letters[0]
-                    and _in_order(initials, letters)):
-                found.setdefault(short, " ".join(window[start:]))
+        # (or before a phrase qualifying it: "Spurious Correlation-Aware Embedding Regularization for Worst-Group
+        # Robustness (SCER)")
+        tail = next((i for i in range(len(words) - 1, max(0, len(words) - 4), -1) if words[i].lower() in _STOP), 0)
+        for run in (words, words[:tail]) if tail else (words,):
+            window = run[-(len(letters) + 2):]
+            long = next((" ".join(window[start:]) for start in range(len(window)) if window[start].lower() not in _STOP
+                         and (initials := [w[0].lower() for w in window[start:] if w.lower() not in _STOP])
+                         and initials[0] == letters[0] and _in_order(initials, letters)), "")
+            if long:
+                found.setdefault(short, long)
                 break
     return found
 

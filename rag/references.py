@@ -144,7 +144,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         question = complete_ellipsis(ellipsis.group("rest") or ellipsis.group("rest2"),
                                      asked_last.query or asked_last.question)
     asks_choice = bool(  # (or its last sentence: "I can't fine-tune anything. Which one …?")
-        asks_which(asked) or asks_which(re.split(r"(?<=[.!])\s+", asked.strip())[-1]))
+        asks_which(asked) or asks_which(re.split(r"(?<=[.!])(?<!e\.g\.)(?<!i\.e\.)\s+", asked.strip())[-1]))
     choice = asks_choice and len(listed) >= 2
     numbered = enumerated or several.sources  # "[2]" after "I'll take them as RGM, T1, ReVeal": T1
     if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):

@@ -15,6 +15,7 @@ from rag.collection import answer_collection
 from rag.collection_intent import collection_intent
 from rag.coref import definitions, implied_words, spelled_acronyms
 from rag.decide import decide_on_table
+from rag.figures import unscored
 from rag.followup import complete_ellipsis
 from rag.named import mention_order
 from rag.question import analyse, sub_questions
@@ -193,3 +194,24 @@ def test_what_goes_wrong_asks_for_the_problem() -> None:
     # (it had asked for anything: the answer led with the proposal, not what goes wrong)
     assert aspect("totally different kind of sketching: what goes wrong with matrix sketching in bandits?") is (
         Aspect.PROBLEM)
+
+
+def test_a_metric_the_method_is_for_asks_no_figure_of_it() -> None:
+    texts = ["SCER outperforms prior state-of-the-art methods in worst-group accuracy."]
+    # (it had been refused: "does not give a number for accuracy")
+    assert unscored("What exactly does SCER regularize to improve worst-group accuracy?", texts) == []
+    assert unscored("What exact worst-group accuracy does it reach?", texts) == ["accuracy"]
+
+
+def test_an_example_opened_by_e_g_is_no_choice_of_its_own() -> None:
+    table = [Shown("What does SCER regularize?", ["scer"], ["scer"])]
+    found = resolve("How does Evidence-Gated Suppression differ from SCER? e.g. does either of them need group labels?",
+                    table, lambda pid: {"scer": {"scer"}, "egs": {"evidence-gated"}}.get(pid, set()),
+                    lambda text: ["egs", "scer"] if "Evidence" in text else [])
+    # (it had been read as a choice, and answered with "The abstracts point to SCER")
+    assert set(found.paper_ids) == {"egs", "scer"} and not found.choice
+
+
+def test_an_acronym_defined_after_a_phrase_qualifying_it_is_read() -> None:
+    text = "We propose Spurious Correlation-Aware Embedding Regularization for Worst-Group Robustness (SCER), a novel …"
+    assert definitions(text) == {"SCER": "Spurious Correlation-Aware Embedding Regularization"}
