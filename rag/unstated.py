@@ -162,9 +162,9 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
         spelled = long_form(name) if long_form and _ACRONYM.match(name) else ""
         return bool(_ACRONYM.match(name)) and (spelled in text if spelled else bool(names.papers_mentioning(name)))
 
-    def owned(name: str) -> bool:  # some paper calls itself so ("MaskCO"), not only mentions it ("DeepSeek-MoE")
-        own = [{p.short_name, p.given_name, *coined_names(p)} for pid in names.papers_mentioning(name)
-               if (p := names.papers.get(pid))]
+    def owned(name: str) -> bool:  # some paper calls itself so ("MaskCO", "MoH"), not only mentions it ("DeepSeek-MoE")
+        own = [{p.short_name, p.given_name, *coined_names(p), *names.title_words(pid)} for pid in
+               names.papers_mentioning(name) if (p := names.papers.get(pid))]
         return any(squash(name) in {squash(o) for o in names_of if o} for names_of in own)
 
     return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)
