@@ -1,9 +1,11 @@
-"""Turns that earlier rules got wrong, found with blind dialogue set AL (over the seeds + 4,302 corpus) and the own
-full-corpus dialogues: a question writing out an acronym its paper only abbreviates ("state space models" / "SSMs"),
-a hyphenated criterion of a choice ("training-free"), "compare X to these two", "what about a <new thing>?", an
-adverb no abstract uses, "what other <benchmarks> are in the collection?", title words two compared papers share,
-an acronym defined after a generic word ("… Encoding framework (PCVE)"), and a collection's examples starting with
-the papers the chat was about. Each test fails without the rule it names."""
+"""Turns that earlier rules got wrong, found with blind dialogue sets AL and AM (over the seeds + 4,302 corpus) and
+the own full-corpus dialogues: a question writing out an acronym its paper only abbreviates ("state space models" /
+"SSMs"), a choice's hyphenated criterion ("training-free") or second question ("…, and with what metric?"), "compare
+X to these two", "what about a <new thing>?", an adverb no abstract uses, "what other <benchmarks> / EEG work …?",
+one-word alternatives of a list, words two or more papers on the table share, acronyms defined after a generic word
+or before a qualifying phrase, a collection's examples and the papers the chat was about, counts written as ranges,
+a metric the method is for, "e.g. does either …?", and names other papers only mention. Each test fails without the
+rule it names."""
 
 from __future__ import annotations
 
