@@ -68,14 +68,6 @@ def alternatives(query: str) -> list[str]:
     return pieces if all(content_words(p) for p in pieces) else []
 
 
-def alternative_words(query: str) -> list[str]:
-    """The alternatives of a list question that are one topic word each ("… about grokking or delayed
-    generalization?" → ["grokking"]): each is a term of its own, however rare (``NameIndex.rare_terms``)."""
-    from rag.topic_words import own_topic_words
-
-    return [next(iter(words)) for alt in alternatives(query) if len(words := own_topic_words(alt) - {"else"}) == 1]
-
-
 def examples_in(question: str) -> list[str]:
     """The examples a question gives in brackets or after a dash, open-ended, each of a few words ("(TSP, bin packing,
     LP/MIP modeling, that sort of thing)" → TSP, bin packing, LP/MIP modeling); [] for none, or for what it leaves out

@@ -170,13 +170,15 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
     # (and the runs within a longer one: "uses reinforcement learning" holds "reinforcement learning")
     runs = [[w for w in t.split() if w not in REFERENCE_WORDS] for t in topic_phrases(asked)] if asked and not (
         _NEGATED.search(asked)) else []
-    terms = {" ".join(run[i:j]) for run in runs for i in range(len(run)) for j in range(i + 2, len(run) + 1)} | {
-        w for run in runs for w in run if "-" in w.strip("-")}
+    terms = {" ".join(run[i:j]) for run in runs for i in range(len(run)) for j in range(i + 2, len(run) + 1)}
     # (or its acronym in capitals, undefined: "state space models" held by "… inherent in SSMs")
     initials = [re.compile(rf"\b{''.join(w[0] for w in t.split()).upper()}s?\b") for t in terms if t.count(" ") >= 2]
-    holders = {n for n, e in numbered
-               if any(t in search_text(f"{e.hit.paper.title} {e.hit.paper.search_text}").lower() for t in terms)
-               or any(a.search(f"{e.hit.paper.title} {e.hit.paper.search_text}") for a in initials)}
+    texts = {n: f"{e.hit.paper.title} {e.hit.paper.search_text}" for n, e in numbered}
+    holders = {n for n, text in texts.items() if any(t in search_text(text).lower() for t in terms)
+               or any(a.search(text) for a in initials)}
+    if not holders:  # (a hyphenated word only when no longer term is: not "long-context" of "long-context LLMs")
+        hyphenated = {w for run in runs for w in run if "-" in w.strip("-")}
+        holders = {n for n, text in texts.items() if any(w in search_text(text).lower() for w in hyphenated)}
     return holders.pop() if len(holders) == 1 else None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rag.alternatives import alternative_words, alternatives, each_alternative, examples_in, search_each
+from rag.alternatives import alternatives, each_alternative, examples_in, search_each
 from rag.asks import against_baselines, asks_existence, bare_comparison, wants_others
 from rag.named import mention_order, others_than
 from rag.errors import RagError
@@ -207,16 +207,15 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     if turn.on_table and not turn.compare_ids and content_words(own) - REFERENCE_WORDS:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
-    # "… the memory cost of the KV cache when decoding …"); an acronym's long form, or a one-word alternative, is one.
+    # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table),
                                          examples_in(turn.question))
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         asks, items = len(own_topic_words(topic_asked(" ".join([turn.query, *spelled])))), listed_items(turn.query)
-        single = alternative_words(turn.query)  # ("grokking or delayed generalization": "grokking", however rare)
-        terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, [
-            *spelled, *single]).items() if 2 * len(t.replace("-", " ").split()) >= asks or t in {*items, *single}} | (
-            field_terms(turn.query, retriever))  # (an enumeration's item is what the list asks; a field's: ``fields``)
+        terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
+                 if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(  # (an item of an
+            turn.query, retriever)  # enumeration is what the list asks; a field's words: ``fields``)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:

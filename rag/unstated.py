@@ -152,8 +152,9 @@ def unless_offered(turn: Turn, papers: list[Paper]) -> None:
 def absent_names(question: str, papers: list[Paper], names: NameIndex,
                  long_form: Callable[[str], str] | None = None) -> list[str]:
     """The names in the question none of ``papers`` contains, but for names a handful of other papers hold ("Let's
-    take MoH and MaskCO. What does the first one learn?": MaskCO is another paper's) and acronyms they write out
-    (or may: one other papers use but none defines)."""
+    take MoH and MaskCO. What does the first one learn?": MaskCO is another paper's), of one paper only a name a paper
+    calls itself ("was that run on DeepSeekMoE?" is refused), and acronyms they write out (or may: one other papers
+    use but none defines)."""
     ids, text = {p.paper_id for p in papers}, " ".join(f"{p.title} {p.search_text}" for p in papers).lower()
 
     def written_out(name: str) -> bool:
@@ -168,7 +169,8 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
         return any(squash(name) in {squash(o) for o in names_of if o} for names_of in own)
 
     return [n for n in dict.fromkeys(names_in(question)) if not written_out(n)
-            and not ids & set(names.papers_mentioning_version(n)) and not (names.is_distinctive(n) and owned(n))]
+            and not ids & set(names.papers_mentioning_version(n)) and not (names.is_distinctive(n) and (
+                owned(n) or len(papers) > 1))]  # (asked of several papers, a name may be another's: not refused)
 
 
 # A short acronym ("… against plain LRU for the caching problem?") or a capitalised word no English lexicon knows

@@ -2,14 +2,13 @@
 the own full-corpus dialogues: a question writing out an acronym its paper only abbreviates ("state space models" /
 "SSMs"), a choice's hyphenated criterion ("training-free") or second question ("…, and with what metric?"), "compare
 X to these two", "what about a <new thing>?", an adverb no abstract uses, "what other <benchmarks> / EEG work …?",
-one-word alternatives of a list, words two or more papers on the table share, acronyms defined after a generic word
+words two or more papers on the table share, acronyms defined after a generic word
 or before a qualifying phrase, a collection's examples and the papers the chat was about, counts written as ranges,
 a metric the method is for, "e.g. does either …?", and names other papers only mention. Each test fails without the
 rule it names."""
 
 from __future__ import annotations
 
-from rag.alternatives import alternative_words
 from rag.aspects import aspect
 from rag.asks import uncounted, wants_others
 from rag.chat import ChatSession
@@ -167,15 +166,6 @@ def test_other_work_in_the_collection_is_a_search_for_others() -> None:
     # (it had been answered from the one EEG paper on the table)
     assert analyse(question).kind is QuestionKind.LIST and wants_others(question)
     assert not wants_others("the other work, what does it do?")  # (the other paper on the table)
-
-
-def test_a_one_word_alternative_of_a_list_is_a_term_of_its_own(engine) -> None:
-    question = "which papers are about watermarking or jigsaw puzzles?"
-    assert alternative_words(question) == ["watermarking"]
-    turn = engine.prepare(question)
-    marked = [e.hit.paper.paper_id for e in turn.evidence if "watermarking" in e.terms_found]
-    # (a rare word alone was no term: the list kept only the papers its sentences scored highest)
-    assert marked and set(marked) <= {e.hit.paper.paper_id for _, e in turn.decision.chosen}
 
 
 def test_a_count_written_as_a_range_after_its_noun_is_a_count() -> None:
