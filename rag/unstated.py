@@ -149,6 +149,10 @@ def unless_offered(turn: Turn, papers: list[Paper]) -> None:
         not_stated(turn, papers, missing)
 
 
+# Examples in brackets ("(gpt-4o/5, o3-mini etc)", "(e.g. Llama)"): illustrations, not names the papers must hold.
+_ILLUSTRATED = re.compile(r"\(\s*(?:e\.g\.|such\s+as|like)[^()]*\)|\([^()]*(?:\betc\.?|…|\.\.\.)\s*\)", re.IGNORECASE)
+
+
 def absent_names(question: str, papers: list[Paper], names: NameIndex,
                  long_form: Callable[[str], str] | None = None) -> list[str]:
     """The names in the question none of ``papers`` contains, but for names a handful of other papers hold ("Let's
@@ -156,6 +160,7 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
     calls itself ("was that run on DeepSeekMoE?" is refused), and acronyms they write out (or may: one other papers
     use but none defines)."""
     ids, text = {p.paper_id for p in papers}, " ".join(f"{p.title} {p.search_text}" for p in papers).lower()
+    question = _ILLUSTRATED.sub(" ", question)  # ("… beating the big proprietary ones (gpt-4o/5, o3-mini etc)?")
 
     def written_out(name: str) -> bool:
         if common_acronym(name) and COMMON_LONG[name.lower().removesuffix("s")] in text:  # "small LMs": "language

@@ -207,3 +207,12 @@ def test_an_example_opened_by_e_g_is_no_choice_of_its_own() -> None:
 def test_an_acronym_defined_after_a_phrase_qualifying_it_is_read() -> None:
     text = "We propose Spurious Correlation-Aware Embedding Regularization for Worst-Group Robustness (SCER), a novel …"
     assert definitions(text) == {"SCER": "Spurious Correlation-Aware Embedding Regularization"}
+
+
+def test_names_given_as_examples_in_brackets_are_not_required(engine) -> None:
+    chat = ChatSession(engine, backend="extractive")
+    chat.ask("which paper gets QwQ-32B past o3-mini with only a tiny extra scoring head?")
+    listed = chat.ask("which ones claim a small or open model matching/beating the big proprietary ones (gpt-4o/5, "
+                      "o3-mini etc)?")
+    # (it had been refused: "does not mention gpt-4o", an example the user gave, not a name the paper must hold)
+    assert not listed.refused
