@@ -44,9 +44,9 @@ _CALLED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:th
                            r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
                            r"does|do|did|is|are|can)\b)", re.IGNORECASE)
 # "there's also the lane-level navigation one that matches SD maps with … maps - what dataset did they build?"
-_DESCRIBED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:there['’]?s|there\s+is|i\s+(?:remember|"
-                              r"recall|saw))\s+(?:also\s+)?(?:the|that|a|an)\s+[^?]{3,140}?\s[-–—]+\s*(?=(?:what|how|"
-                              r"which|why|who|where|when|does|do|did|is|are|can)\b)", re.IGNORECASE)
+_DESCRIBED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:there['’]?s|there\s+is|"
+                              r"i\s+(?:remember|recall|saw))\s+(?:also\s+)?(?:the|that|a|an)\s+[^?]{3,140}?\s[-–—]+\s*"
+                              r"(?=(?:what|how|which|why|who|where|when|does|do|did|is|are|can)\b)", re.IGNORECASE)
 
 # "going back to the first one, what kind of applications …?", "back to ShapeGen4D, what …": the return to a paper
 _BACK_TO = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now|also)\W+)?(?:(?:going|coming|getting|turning|circling)\s+)?"
