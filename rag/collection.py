@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -42,9 +42,9 @@ def answer_collection(question: str, intent: CollectionIntent, retriever: Hybrid
     vector = retriever.encoder.embed_query(intent.topic).astype(np.float64) if intent.topic else None
     stats = stats_for(retriever)
     with one_blas_thread():
-        writer = _Writer(stats, retriever, vector, intent.area)
-        writer.discussed = {i for i, pid in enumerate(stats.ids) if pid in set(discussed)}
-        writer.besides = wants_others(question)  # "name a few besides these two": other examples than those
+        chat = set(discussed)  # ("name a few besides these two": other examples than those)
+        writer = _Writer(stats, retriever, vector, intent.area, {i for i, pid in enumerate(stats.ids) if pid in chat},
+                         wants_others(question))
         lines, groups, matched, method = getattr(writer, intent.kind)(intent.topic)
     ids = stats.ids
     named = [CollectionGroup(label, len(m), [ids[i] for i in m], kind) for label, m, kind in groups]
@@ -66,14 +66,13 @@ class _Writer:
     """One answer's lines, its cited examples (numbered as sources in the order cited) and its groups."""
 
     def __init__(self, stats: CorpusStats, retriever: HybridRetriever, vector: np.ndarray | None,
-                 area_asked: bool = False) -> None:
+                 area_asked: bool = False, discussed: Set[int] = frozenset(), besides: bool = False) -> None:
         self.stats, self.retriever, self.vector, self.papers = stats, retriever, vector, stats.papers
         self.area_asked = area_asked  # the question counts an area by name ("… fall under the optimization area?")
         self.everyone = list(range(stats.size))
         self.citations, self.sources = list[Citation](), list[Source]()
         self.quoted: dict[str, list[str]] = {}
-        self.discussed: set[int] = set()
-        self.besides = False
+        self.discussed, self.besides = discussed, besides  # the chat's papers (positions); leave them out of examples
 
     def areas(self, _: None) -> Part:
         groups = self.by_area(self.everyone, cluster_rest=True)

@@ -174,11 +174,12 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
     # (or its acronym in capitals, undefined: "state space models" held by "… inherent in SSMs")
     initials = [re.compile(rf"\b{''.join(w[0] for w in t.split()).upper()}s?\b") for t in terms if t.count(" ") >= 2]
     texts = {n: f"{e.hit.paper.title} {e.hit.paper.search_text}" for n, e in numbered}
-    holders = {n for n, text in texts.items() if any(t in search_text(text).lower() for t in terms)
+    lowered = {n: search_text(text).lower() for n, text in texts.items()}
+    holders = {n for n, text in texts.items() if any(t in lowered[n] for t in terms)
                or any(a.search(text) for a in initials)}
     if not holders:  # (a hyphenated word only when no longer term is: not "long-context" of "long-context LLMs")
         hyphenated = {w for run in runs for w in run if "-" in w.strip("-")}
-        holders = {n for n, text in texts.items() if any(w in search_text(text).lower() for w in hyphenated)}
+        holders = {n for n in texts if any(w in lowered[n] for w in hyphenated)}
     return holders.pop() if len(holders) == 1 else None
 
 
