@@ -1,0 +1,72 @@
+"""Whether a question asks for a list of papers ("Which papers …?", "Any other work on …?", "Are there benchmarks
+for …?"): surface cues in English and Chinese. ``rag.question.analyse`` reads it; it decides how many papers to keep,
+never what is true."""
+
+from __future__ import annotations
+
+import re
+
+_BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
+# ("side q, which papers …", not "Of those, which ones …", a choice among the papers on the table)
+_AFTER = (r"(?:(?!(?:of|among|amongst|between|from|these|those|them|both)\b)[\w'’-]+\s+){0,2}"
+          r"(?!(?:these|those|them|both)\b)[\w'’-]+,\s+")
+_LIST = re.compile(
+    rf"(?:^|[.!:]\s|^{_AFTER}){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then|also|anyway|btw|by\s+the\s+way|oh)\b[\s,]*)*"
+    r"(which|what|list|name|find|show me|give me)\s+"
+    r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+(?:the|these|those)(?:\s+\d+)?)\s+)*"
+    r"(?:(?!(?:do|does|did|are|is|was|were|have|has|can|could|would|should)\b)[\w-]+\s+){0,2}"
+    r"(papers|works|studies|articles|abstracts|submissions|ones)\b"
+    r"|\b(are there|any|all|other|several|more|related|similar) ([\w-]+ ){0,2}(papers|works|studies|abstracts|submissions)\b"
+    r"|哪些(论文|工作|文章)|有没有.*(论文|工作)"
+    # "Anything else in the set on watermarking?", "What else here uses …?", "Any more on …?", "Others on …?",
+    # "Do we have anything about …?", "Other examples of …?", "Is there other work on …?", "The only one on …?"
+    r"|(?:^|[.!:]\s)\s*(?:(?:ok(?:ay)?|so|and|then|can\s+you|could\s+you)\b[\s,]*)*(?:(?:anything|something|what)\s+"
+    r"(?:else|more)\s+(?:(?:is\s+)?(?:there|here|in\s+(?:the|this)\s+(?:set|collection|index|corpus))\b|(?:on|about|"
+    r"regarding|related\s+to|uses?|using|deals?|covers?|studies|tackles?)\s+(?!(?:it|this|that|them|they|its|their)\b|"
+    r"the\s+(?:paper|method|model|approach)\b))|what\s+are\s+the\s+(?:\w+\s+)?(?:papers|works|studies)\b|"
+    r"any\s+(?:more|others?)\s+(?:on|about|regarding|for|in|here|with)\b|others\s+(?:on|about|regarding|using|with)\b|"
+    r"(?:do|does)\s+(?:we|you|it|the\s+(?:set|collection|index))\s+(?:have|hold|contain)\s+(?:anything|any\s+\w+)\b|"
+    r"(?:list|show\s+me|give\s+me)\s+(?:everything|anything|all)\b|(?:papers|works|studies)\s+(?:on|about|regarding|"
+    r"using|that|with|dealing|related)\b)"
+    r"|\b(?:other|more|related|similar)\s+(?:work|research|examples)\s+(?:(?:is|are)\s+there\s+|here\s+)?"
+    r"(?:on|about|in|of|regarding|using|that|with)\b"
+    r"|\b(?:any|what|which)\s+other\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|abstract|research)\b"
+    r"|\bthe\s+only\s+(?:paper|work|one|study)\s+(?:on|about|that|"
+    r"to|doing|using|with)\b"
+    # "Besides weather, what other science applications show up in the collection?": the papers of those applications
+    rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:other\s+)?(?:[\w-]+\s+){{0,2}}(?:applications|domains|problems|"
+    r"tasks|benchmarks|datasets)\s+(?:show\s+up|turn\s+up|come\s+up|appear|are(?:\s+(?:covered|represented|there|"
+    r"tackled|addressed))?)\s+"
+    r"(?:here|in\s+(?:the|this)\s+(?:collection|set|index|corpus))\b"
+    # "anything in the collection on tracing …?": all it holds on it (not "anything here on …?": is there one)
+    r"|\b(?:anything|something)\s+in\s+(?:the|this)\s+(?:set|collection|index|corpus)\s+(?:on|about|"
+    r"regarding|related\s+to|dealing\s+with)\b"
+    # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it
+    r"|(?:^|[.!:]\s)\s*what(?:'s|’s|\s+is|\s+do\s+you\s+have)\s+(?:in\s+)?(?:here|there|in\s+(?:the|this)\s+"
+    r"(?:collection|set|index))\s+(?:on|about|regarding|for|dealing\s+with)\b"
+    # "What benchmarks test LLMs on …?", "Which methods reduce …?": papers of a kind, doing something (not "What
+    # benchmarks does it use?", "Which models and datasets?").
+    rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|"
+    r"models|algorithms)\s+"
+    r"(?!(?:and|or|does|do|did|is|are|was|were|has|have|can|could|would|should|will|it|they)\b)[a-z]+",
+    re.IGNORECASE)
+# Kinds of work a plural asks for ("are there other benchmarks …?", "what benchmarks or testbeds exist for …?").
+_KINDS = (r"(?:methods|approaches|techniques|benchmarks|datasets|models|frameworks|algorithms|systems|tools|testbeds|"
+          r"evaluations|attacks|defen[cs]es|architectures|metrics|strategies|pipelines|agents|suites|corpora)")
+# (not a question about a paper's own ones: "are there datasets they release?", "… other models it beats?")
+_NOT_THEIRS = r"(?!\s+(?:[\w-]+\s+){0,3}?(?:they|it|the\s+authors|this\s+paper)\b)"
+_KIND_LIST = re.compile(
+    # "Are there other benchmarks checking …?", "are there DPO-style methods built for …?"
+    rf"\bare\s+there\s+(?:(?:any|other|more|some|also)\s+)*(?:[\w-]+\s+){{0,3}}?{_KINDS}\b{_NOT_THEIRS}"
+    # "what benchmarks are there for …?", "What benchmarks or testbeds exist for …?"
+    rf"|\b(?:what|which)\s+(?:other\s+)?(?:[\w-]+\s+){{0,3}}?{_KINDS}\s+(?:are\s+there|exist|do\s+we\s+have)\b"
+    # "what work is there on …?", "what research exists on …?"
+    r"|\bwhat\s+(?:other\s+|more\s+)?(?:work|research)\s+(?:is\s+there|exists)\b"
+    # "does that effect show up anywhere else in the collection?"
+    r"|\b(?:anywhere|elsewhere)\s+(?:else\s+)?in\s+(?:the|this)\s+(?:collection|set|index|corpus)\b",
+    re.IGNORECASE)
+
+
+def asks_for_list(question: str) -> bool:
+    """The question asks for the papers of a topic, as many as there are, not for one paper."""
+    return bool(_LIST.search(question) or _KIND_LIST.search(question))
