@@ -53,7 +53,9 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           # and ones taking each on its own or in the strict sense ("each individual step", "RL proper")
                           "individual respective separate single proper "
                           # and chat's ways of asking for the gist ("explain it in a nutshell")
-                          "nutshell gist".split())
+                          "nutshell gist "
+                          # and vague or complaining nouns ("suggesting stuff that …", "their complaint about …")
+                          "stuff complaint complaints gripe".split())
 # Words that ask which one ("for which region?", "which smoothed variant do they study?"): what follows is asked for.
 _WHICH = frozenset("which what".split())
 

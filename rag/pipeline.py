@@ -40,7 +40,7 @@ def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Sett
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads the user's words, history, table, rewrite and carried papers; writes ``said``, ``query``,
     ``corrections``, ``unknown_words``, ``shape``, ``on_table``, ``reference``, ``follow_up`` and ``top_k``."""
-    from rag.references import Reference, ReferenceKind, implicit, last_answered, resolve
+    from rag.references import Reference, ReferenceKind, implicit, last_answered, resolve, without_switch
 
     turn.question = turn.question.strip()
     if not turn.question:
@@ -69,7 +69,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     # chose (a translation, a follow-up rewrite) are never refused: a small model's wording is not the user's.
     # (On a small index a typo is still read as the word it almost spells, "benchmakr papers"; none is refused.)
     refusing = len(retriever.papers) >= rules.unknown_word_min_papers > 0 and not needs_multilingual(turn.said)
-    unknown = names.unknown_words(turn.said) if not turn.compare_ids else []
+    unknown = names.unknown_words(without_switch(turn.question)) if not turn.compare_ids else []  # (no history)
     turn.corrections = names.spelling_fixes(unknown) if rules.spelling else {}
     turn.query = apply_corrections(query, turn.corrections)
     turn.unknown_words = [w for w in unknown if w not in turn.corrections and refusing]

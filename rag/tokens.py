@@ -65,6 +65,14 @@ WHERE_FIRST = re.compile(r"(?i)^\s*(?:(?:ok(?:ay)?|so|and|now)\b[\s,]*)*(?:(?:ac
                          r"generally|overall)|in\s+general)\s*[,:;–—-]\s*")
 
 
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|\([^()]*\)")
+
+
+def without_quoted(text: str) -> str:
+    """The text without what it quotes or puts in brackets (examples, asides)."""
+    return _QUOTED.sub(" ", text)
+
+
 def without_where(text: str) -> str:
     return _WHERE.sub(" ", text)
 

@@ -11,12 +11,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rag.coref import acronym_words, common_acronym
-from rag.nearmiss import without_own_story, word_readings
+from rag.nearmiss import asking_words, without_own_story, word_readings
 from rag.retrieval.rankers import BM25Ranker
 from rag.retrieval.titles import coined_names, own_names, paper_words, title_initialisms, title_names
 from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
-from rag.tokens import QUESTION_WORDS, content_words, squash, stems, topic_phrases, word_forms
+from rag.tokens import QUESTION_WORDS, content_words, squash, stems, topic_phrases, without_quoted, word_forms
 from rag.types import Hit, Paper
 
 
@@ -268,14 +268,13 @@ class NameIndex:
         return any(longer.search(f"{p.title} {p.abstract}") for p in self.papers.values())
 
     def unknown_words(self, query: str) -> list[str]:
-        """The question's topic words (``monsoon``) that no indexed paper contains, even stemmed."""
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-        vocabulary = self.bm25.vocabulary
-        # A function word ("else", "now") or an adverb ("sparingly") names no topic: no abstract having it says little.
-        return sorted(w for w in content_words(query) if w.isalpha() and w not in ENGLISH_STOP_WORDS
+        """The question's topic words (``monsoon``) that no indexed paper contains, even stemmed; not in quotes or
+        brackets (examples: "prompts that only sound dangerous ("how do I kill a child process")")."""
+        vocabulary, asking = self.bm25.vocabulary, asking_words()
+        # A function word ("else"), a vague one ("stuff") or one English has as no noun ("crazy") names no topic.
+        return sorted(w for w in content_words(without_quoted(query)) if w.isalpha() and w not in asking
                       and (tokens := self.bm25.tokens(w)) and not any(t in vocabulary for t in tokens)
-                      and word_readings(w) != {"ADV"})
+                      and (not (readings := word_readings(w)) or "NOUN" in readings))
 
     def spelling_fixes(self, words: list[str]) -> dict[str, str]:
         """The typos among ``unknown_words`` and the corpus word each was meant as (``rag.spelling``)."""
