@@ -13,9 +13,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.coref import spell_out
 from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role_of
-from rag.standalone import Quote, leans_back, quote, rewrite
+from rag.standalone import Quote, leans_back, quotes_of
 from rag.tokens import NAMED_THING, content_words, stems
 from rag.types import Evidence, EvidenceSentence
 
@@ -56,6 +55,11 @@ _SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?n
 # end, we propose a … framework that …"): how it acts on it.
 _ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
                       r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b)")
+# A proposal that says no more than the method's name ("To address this challenge, we introduce Robust Preference
+# Optimization (RPO).") brings the next sentence, which says what it is ("RPO employs an Expectation-Maximization …").
+_ONLY_PROPOSING = frozenset("address tackle overcome challenge challenges issue issues problem problems limitation "
+                            "limitations gap gaps end introduce propose present novel new simple method approach "
+                            "framework paper work study authors call dub dubbed term termed named".split())
 # What the authors found, as a finding or a cause ("Our main finding … is that …"), not how well it worked
 # ("Extensive experiments demonstrate that DG consistently improves …").
 _FINDING = re.compile(r"\b(?:findings?|(?:we|they|authors)\s+(?:\w+\s+){0,2}(?:find|found)\s+that|root\s+cause|because|"
@@ -244,8 +248,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     # pruned parameters under a rotation constraint. This constrained update preserves …" for "what does it preserve?")
     # (… and, asked how, what the paper does about the lead: "… necessitates explicit guidance …. To this end, …")
     if after is not None and after not in rest and (
-            _SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and _ACTS_ON.match(after.text) or leans_back(
-                after.text) and (
+            _SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and _ACTS_ON.match(after.text) or (
+                roles[after.position] is Role.METHOD and _bare(lead.text, f"{name} {evidence.hit.paper.title}")) or
+            leans_back(after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
@@ -270,7 +275,17 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
     if wanted is Aspect.WHY and result is not None and result in rest and _FINDING.search(result.text):
         shown = [result, *(s for s in shown if s is not result)]  # "what is causing the gap?": what they found
-    return PaperPlan(n, evidence, _quotes(shown, evidence.sentences, evidence.hit.paper.acronyms))
+    quotes = quotes_of(shown, evidence.sentences, evidence.hit.paper.acronyms)
+    if len(quotes) > 1 and quotes[1].sentences[0].position == lead.position + 1 and roles[lead.position + 1] is (
+            Role.METHOD) and _bare(quotes[0].text, f"{name} {evidence.hit.paper.title}"):  # one quote: what it is
+        quotes[:2] = [Quote(f"{quotes[0].text} {quotes[1].text}", quotes[0].sentences + quotes[1].sentences)]
+    return PaperPlan(n, evidence, quotes)
+
+
+def _bare(text: str, names: str) -> bool:
+    """A proposal saying no more than the name (``_ONLY_PROPOSING``)."""
+    return proposes(text) and len(content_words(text) - set(re.findall(r"[a-z0-9][\w-]*", names.lower()))
+                                  - _ONLY_PROPOSING) <= 1
 
 
 def _enumeration_rest(sentence: EvidenceSentence, in_order: list[EvidenceSentence]) -> list[EvidenceSentence]:
@@ -282,19 +297,3 @@ def _enumeration_rest(sentence: EvidenceSentence, in_order: list[EvidenceSentenc
     while (after := by_position.get((more[-1] if more else sentence).position + 1)) and _LIST_GOES_ON.match(after.text):
         more.append(after)
     return more
-
-
-def _quotes(shown: list[EvidenceSentence], abstract: list[EvidenceSentence], defined: dict[str, str]) -> list[Quote]:
-    """Each shown sentence as a quote, without showing one sentence twice (a quote brings the sentence it leans on,
-    which may be shown anyway), an acronym the abstract defined elsewhere (``defined``: its ``acronyms``) spelled out
-    where first shown."""
-    spelled, seen, quotes = set[str](), set[int](), list[Quote]()  # (acronyms spelled out, positions shown)
-    for sentence in shown:
-        if sentence.position in seen:
-            continue
-        made = quote(sentence, abstract)
-        if made.sentences[0].position in seen:  # it leans on a sentence already shown: that one is there
-            made = Quote(rewrite(sentence.text), (sentence,))
-        seen.update(s.position for s in made.sentences)
-        quotes.append(Quote(spell_out(made.text, defined, spelled), made.sentences))
-    return quotes

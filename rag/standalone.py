@@ -80,3 +80,21 @@ def quote(sentence: EvidenceSentence, abstract: list[EvidenceSentence]) -> Quote
         if before is not None:
             return Quote(f"{rewrite(before.text)} {rewrite(sentence.text)}", (before, sentence))
     return Quote(rewrite(sentence.text), (sentence,))
+
+
+def quotes_of(shown: list[EvidenceSentence], abstract: list[EvidenceSentence], defined: dict[str, str]) -> list[Quote]:
+    """Each shown sentence as a quote, without showing one sentence twice (a quote brings the sentence it leans on,
+    which may be shown anyway), an acronym the abstract defined elsewhere (``defined``: its ``acronyms``) spelled out
+    where first shown."""
+    from rag.coref import spell_out
+
+    spelled, seen, quotes = set[str](), set[int](), list[Quote]()  # (acronyms spelled out, positions shown)
+    for sentence in shown:
+        if sentence.position in seen:
+            continue
+        made = quote(sentence, abstract)
+        if made.sentences[0].position in seen:  # it leans on a sentence already shown: that one is there
+            made = Quote(rewrite(sentence.text), (sentence,))
+        seen.update(s.position for s in made.sentences)
+        quotes.append(Quote(spell_out(made.text, defined, spelled), made.sentences))
+    return quotes
