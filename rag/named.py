@@ -26,11 +26,15 @@ _ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|me
 _PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 
 
-def user_order(question: str, candidates: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
+def user_order(question: str, candidates: list[str], title_words: Callable[[str], set[str]],
+               named_in: Callable[[str], list[str]] | None = None) -> list[str]:
     """The papers of ``candidates`` in the order ``question`` names them, if one of its clauses names two or more
-    ("Compare MetaMuse and MoH: …", "I'm comparing: TRIM-KV, Tactic and D2F")."""
+    ("Compare MetaMuse and MoH: …", "I'm comparing: TRIM-KV, Tactic and D2F"); given ``named_in``, by the names only
+    their abstracts hold too (``called_by``)."""
     from rag.question import names_in
     from rag.tokens import stems
+
+    title_words = called_by(question, title_words, named_in) if named_in else title_words
 
     if _searches(question):  # "what's here on watermarking … images and videos …?": no paper named
         return []
@@ -53,6 +57,16 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
         if len(papers) >= 2:
             return papers
     return []
+
+
+def called_by(question: str, title_words: Callable[[str], set[str]],
+              named_in: Callable[[str], list[str]]) -> Callable[[str], set[str]]:
+    """``title_words``, and for a paper the question calls by a name only its abstract holds ("between logits-SAM and
+    SquaredPO, … the second one"), that name too: what ``user_order`` matches the user's pieces against."""
+    from rag.question import names_in
+
+    names = {name.lower(): set(named_in(name)) for name in names_in(question)}
+    return lambda pid: title_words(pid) | {name for name, ids in names.items() if pid in ids}
 
 
 def mention_order(question: str, papers: list[str], title_words: Callable[[str], set[str]]) -> list[str]:

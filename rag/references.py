@@ -122,9 +122,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     own = named_in(question)  # the indexed papers this turn names, on the table or not
     if not set(own) <= set(every) and (chosen := _named_choice(question, own, title_words)):
         return chosen  # (papers not on the table, named to choose between)
-    several, enumerated = last, user_order(question, [*every, *own], title_words)
+    several, enumerated = last, user_order(question, [*every, *own], title_words, named_in)
     # "Take MetaMuse, MoH and OR-PRM in that order. Which problems does the first one …": what a position asks.
-    pieces = re.split(r"(?<=[.:])\s+", question, maxsplit=1) if enumerated else []
+    pieces = re.split(r"(?<=[.:])\s+|^\W*(?i:between|among|of)\b[^,?]*,\s+", question, maxsplit=1) if enumerated else []
     positioned = pieces[1] if len(pieces) == 2 else None
     for shown in (shown for shown in reversed(table) if not enumerated):  # (a refused turn's enumeration counts)
         found = user_order(shown.question, [*every, *named_in(shown.question)], title_words)

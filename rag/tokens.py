@@ -180,9 +180,10 @@ def squash(text: str) -> str:
 
 
 def word_forms(text: str) -> str:
-    """The text's lower-case words space-separated, twice: as written, and with hyphenated words joined."""
+    """The text's lower-case words space-separated, twice: as written, and with hyphenated words joined (and a
+    LaTeX-ish superscript or subscript: "P^2-DPO", "P^{2}-DPO" as "p2dpo", which users type "P2-DPO")."""
     lower = text.lower()
-    joined = re.sub(r"(?<=[0-9a-z])[-‐–](?=[0-9a-z])", "", lower)
+    joined = re.sub(r"(?<=[0-9a-z])[-‐–^_{}]+(?=[0-9a-z])", "", lower)
     return "\n".join(" " + " ".join(re.findall(r"[0-9a-z]+", form)) + " " for form in (lower, joined))
 
 

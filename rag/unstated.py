@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from bm25s.stopwords import STOPWORDS_EN_PLUS
@@ -72,11 +73,12 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = [w for c, thing in zip(clauses, map(asked_thing, clauses))
                for w in unstated(thing, texts) + unnamed(c, thing, texts) + unset(c, texts)] + unmeasured(
         turn.question, texts) + unreleased(turn.question, texts) + unbased(turn.question, texts) + (
-        absent_names(turn.question, papers, names, long_form) if names else [])
+        absent_names(_asked(turn), papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     missing = missing or unfit(turn.question, texts)  # "does it work for Chinese or multilingual chats?"
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
     missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
+    missing = missing or (untitled(turn.question, texts, names) if names else [])  # "… on Oxford Flowers?"
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
     counted += unscored(turn.question, texts)  # "What exact bit accuracy …?": no figure of it
     missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
@@ -91,6 +93,12 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
         not_stated(turn, papers, counted, prompts.REFUSAL_NOT_COUNTED)
     elif spelled := unspelled(turn.question, papers):
         not_stated(turn, papers, spelled, prompts.REFUSAL_NOT_SPELLED)
+
+
+def _asked(turn: Turn) -> str:
+    """What the turn asks of the papers it points at: not a preface naming others ("Between A and B, what does the
+    second one …?": the part after it, which ``references`` resolved)."""
+    return turn.said if turn.said and turn.said in turn.question else turn.question
 
 
 # "What does TAPO (actually) stand for?", "what's FTS short for?", "TAPO stands for what?": an acronym's long form.
@@ -201,6 +209,34 @@ def unindexed(question: str, names: NameIndex) -> list[str]:
                 names.papers_mentioning_version(word)):
             found.append(word)
     return found
+
+
+# A name of two to four capitalised words ("… on Oxford Flowers?", "results on Conceptual Captions?", "the
+# Schema-Guided Dialogue dataset"), not opening a sentence: a dataset or benchmark named in English words.
+_TITLE_WORD = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*"
+_TITLED = re.compile(rf"(?<![\w-]){_TITLE_WORD}(?:\s+{_TITLE_WORD}){{1,3}}(?![\w-])")
+
+
+def untitled(question: str, texts: list[str], names: NameIndex) -> list[str]:
+    """The question's names of capitalised words that neither ``texts`` nor any indexed abstract or title writes
+    (in any case, hyphens read as spaces: "Test-Time Scaling" is there)."""
+    found = []
+    for match in _TITLED.finditer(question):
+        words = match.group(0).split()[1 if _OPENS.search(question[:match.start()]) else 0:]  # ("Does Stable …")
+        phrase = _flat(" ".join(words))
+        if len(words) >= 2 and phrase not in _flat(" ".join(texts)) and phrase not in _indexed(names):
+            found.append(" ".join(words))
+    return found
+
+
+def _flat(text: str) -> str:
+    return " ".join(re.split(r"[\s\-]+", text.lower()))
+
+
+@lru_cache(maxsize=2)
+def _indexed(names: NameIndex) -> str:
+    """Every indexed title and abstract, flattened (``_flat``) into one text, kept per index."""
+    return _flat(" ".join(f"{p.title} {p.search_text}" for p in names.papers.values()))
 
 
 def offered(question: str) -> list[str]:
