@@ -83,7 +83,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     turn.carried = [pid for pid in turn.carried if (only is None or pid in only) and not switched]
     # A follow-up keeps the last answer's papers first in its sources; a turn about papers on the table has exactly
     # those as sources instead. "Which papers besides this one …" refers back only to leave those out (``retrieve``).
-    others = turn.shape.kind is QuestionKind.LIST and wants_others(turn.question)
+    others = turn.shape.kind is QuestionKind.LIST and (wants_others(turn.question) or (  # (a list's "it" is no
+        reference.kind is ReferenceKind.PRONOUN and analyse(turn.question).kind is QuestionKind.LIST))  # paper)
     turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)
                      and not others]
     if len(turn.on_table) == 1 and turn.shape.kind is QuestionKind.LIST and analyse(turn.question).kind is not (

@@ -46,7 +46,8 @@ _FRAME = re.compile(
 # A hedge around a topic ("… deal with KV caches in some way?"): no topic word.
 HEDGE = (r"(?:in|of)\s+(?:some|any)\s+(?:way|form|shape|kind|sort|fashion|sense)|somehow|in\s+the\s+[a-z]+\s+sense|"
          r"(?:in\s+)?one\s+(?:way|form|shape)\s+or\s+(?:another|the\s+other)|of\s+one\s+(?:kind|sort)\s+or\s+another|"
-         r"at\s+all|(?:even\s+)?(?:in\s+passing|tangentially|remotely|briefly)")  # ("… at all, even in passing?")
+         r"at\s+all|(?:even\s+)?(?:in\s+passing|tangentially|remotely|briefly)|"  # ("… at all, even in passing?")
+         r"in\s+the\s+first\s+place|by\s+any\s+chance|for\s+that\s+matter")  # (idioms: "… in the first place?")
 # "… in this collection?", "Which papers in the index …": where to look, never what about, nor a reference back; nor
 # is a hedge.
 _WHERE = re.compile(r"\b(?:in|from|of|within|among|across|throughout)\s+(?:this|the|your|our)\s+(?:whole\s+|entire\s+)?"
