@@ -55,8 +55,8 @@ _SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?n
 # end, we propose a … framework that …"): how it acts on it.
 _ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
                       r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b)")
-# A proposal that says no more than the method's name ("To address this challenge, we introduce Robust Preference
-# Optimization (RPO).") brings the next sentence, which says what it is ("RPO employs an Expectation-Maximization …").
+# In a comparison or a list, a proposal that says no more than the method's name ("To address this challenge, we
+# introduce Robust Preference Optimization (RPO).") brings the next sentence, saying what it is ("RPO uses EM …").
 _ONLY_PROPOSING = frozenset("address tackle overcome challenge challenges issue issues problem problems limitation "
                             "limitations gap gaps end introduce propose present novel new simple method approach "
                             "framework paper work study authors call dub dubbed term termed named".split())
@@ -247,10 +247,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     # (… and one that goes on about the lead's subject with a word of the question the lead lacks: "we update the
     # pruned parameters under a rotation constraint. This constrained update preserves …" for "what does it preserve?")
     # (… and, asked how, what the paper does about the lead: "… necessitates explicit guidance …. To this end, …")
+    bare = (lead_proposal or not count) and _bare(lead.text, evidence)  # (brings what it is: a comparison, a list)
     if after is not None and after not in rest and (
             _SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and _ACTS_ON.match(after.text) or (
-                roles[after.position] is Role.METHOD and _bare(lead.text, f"{name} {evidence.hit.paper.title}")) or
-            leans_back(after.text) and (
+                bare and roles[after.position] is Role.METHOD) or leans_back(after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
@@ -276,15 +276,16 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     if wanted is Aspect.WHY and result is not None and result in rest and _FINDING.search(result.text):
         shown = [result, *(s for s in shown if s is not result)]  # "what is causing the gap?": what they found
     quotes = quotes_of(shown, evidence.sentences, evidence.hit.paper.acronyms)
-    if len(quotes) > 1 and quotes[1].sentences[0].position == lead.position + 1 and roles[lead.position + 1] is (
-            Role.METHOD) and _bare(quotes[0].text, f"{name} {evidence.hit.paper.title}"):  # one quote: what it is
+    if bare and len(quotes) > 1 and quotes[1].sentences[0].position == lead.position + 1 and roles[
+            lead.position + 1] is Role.METHOD and quotes[0].sentences[-1] is lead:  # one quote: what it is
         quotes[:2] = [Quote(f"{quotes[0].text} {quotes[1].text}", quotes[0].sentences + quotes[1].sentences)]
     return PaperPlan(n, evidence, quotes)
 
 
-def _bare(text: str, names: str) -> bool:
-    """A proposal saying no more than the name (``_ONLY_PROPOSING``)."""
-    return proposes(text) and len(content_words(text) - set(re.findall(r"[a-z0-9][\w-]*", names.lower()))
+def _bare(text: str, evidence: Evidence) -> bool:
+    """A proposal saying no more than the paper's name (``_ONLY_PROPOSING``)."""
+    named = f"{evidence.hit.paper.short_name} {evidence.hit.paper.title}".lower()
+    return proposes(text) and len(content_words(text) - set(re.findall(r"[a-z0-9][\w-]*", named))
                                   - _ONLY_PROPOSING) <= 1
 
 
