@@ -25,6 +25,8 @@ from rag.tokens import content_words, stems
 from rag.topic_words import own_topic_words
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 
+MAX_CONTRASTED = 3  # papers a choice's answer sets against its pick
+
 
 def sources_for(evidence: list[Evidence]) -> list[Source]:
     return [Source(rank=i, paper=e.hit.paper, score=e.hit.score) for i, e in enumerate(evidence, start=1)]
@@ -179,11 +181,6 @@ def _against(plan: PaperPlan) -> str:
     return f"{COMPARISON_CONTRAST[first.lower().startswith('by ')]} {_lower(first, plan)} [{plan.n}]"
 
 
-def _contrasted(plan: PaperPlan) -> str:
-    """A paper set against the one picked, as a comparison sets its second paper, then its other quotes."""
-    return " ".join([_against(plan), *(f"{q.text} [{plan.n}]" for q in plan.quotes[1:])])
-
-
 def _named_quote(plan: PaperPlan) -> str:
     """The plan's first quote, saying which paper it is about ("In RCPU, the authors …") unless its first sentence
     names it (not "Their results show … This underscores … VeriEquivBench": whose, the reader asks first)."""
@@ -234,7 +231,9 @@ def choice_text(decision: Decision, plans: list[PaperPlan]) -> str:
     if decision.pick is None:
         return CHOICE_UNSETTLED + "\n" + "\n".join(f"- {_said(p)}" for p in plans)
     picked = next(p for p in plans if p.n == decision.pick)
-    others = [_contrasted(p) for p in plans if p.n != decision.pick]
+    # The others, each set against the pick by its first quote only, the first few of them: more read as padding
+    # (blind grades of the twenty-ninth and thirtieth passes).
+    others = [_against(p) for p in plans if p.n != decision.pick][:MAX_CONTRASTED]
     quotes = " ".join(f"{q.text} [{picked.n}]" for q in picked.quotes)
     lead = CHOICE_PICK.format(name=picked.name, n=picked.n, quote=quotes)
     return "\n\n".join([lead, *others])

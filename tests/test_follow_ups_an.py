@@ -104,3 +104,22 @@ def test_a_lists_it_is_no_paper_on_the_table(engine) -> None:
 def test_an_idiom_names_no_topic() -> None:
     question = "what other papers here are about training better draft models in the first place?"
     assert content_words(without_where(question)) == {"training", "better", "draft", "models"}
+
+
+def test_a_choice_sets_a_few_others_against_its_pick_by_one_quote_each() -> None:
+    from rag.answer import MAX_CONTRASTED, choice_text
+    from rag.plan import PaperPlan
+    from rag.standalone import Quote
+    from rag.types import Decision
+
+    def plan(n: int) -> PaperPlan:
+        texts = [f"Method{n} prunes tokens.", f"Method{n} also caches keys."]
+        sentences = [EvidenceSentence(t, 0.5, i) for i, t in enumerate(texts)]
+        paper = Paper(f"p{n}", f"Method{n}: A Paper", " ".join(texts), "test:1")
+        return PaperPlan(n, Evidence(Hit(paper, 1.0), sentences), [Quote(t, (s,)) for t, s in zip(texts, sentences)])
+
+    text = choice_text(Decision(refused=False, pick=1), [plan(n) for n in range(1, 7)])
+    picked, *others = text.split("\n\n")
+    # (each other paper had brought every quote of its own: padding, in blind grading)
+    assert "Method1 also caches keys." in picked and len(others) == MAX_CONTRASTED
+    assert not any("also caches keys" in other for other in others)
