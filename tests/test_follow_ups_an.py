@@ -1,8 +1,9 @@
-"""Turns that earlier rules got wrong, found with blind dialogue sets AN and AO (over the seeds + 4,302 corpus):
-casual words no abstract uses ("overfits like crazy"), plural kinds of work asked for ("are there other benchmarks
-…?", "what benchmarks are there for …?"), a proposal saying no more than its name, a dataset named in capitalised
-English words ("Oxford Flowers"), a name typed without its superscript ("P2-DPO"), two papers named before "the second
-one", a list's "it", and idioms ("in the first place"). Each test fails without the rule it names."""
+"""Turns that earlier rules got wrong, found with blind dialogue sets AN, AO and AP (over the seeds + 4,302 corpus):
+casual words no abstract uses ("overfits like crazy", "switching gears"), plural kinds of work asked for ("are there
+other benchmarks …?"), a proposal saying no more than its name, a dataset named in capitalised English words ("Oxford
+Flowers"), a name typed without its superscript ("P2-DPO"), two papers named before "the second one", a list's "it",
+idioms ("in the first place"), and a choice padded with every other paper. Each test fails without the rule it
+names."""
 
 from __future__ import annotations
 
@@ -32,13 +33,14 @@ def test_unknown_words_are_the_users_own_words_of_this_turn(seed_index) -> None:
     first = chat.ask('My KV cache stuff is overflowing ("ran out of memory at dinner time"). Is there a paper on '
                      "learning which tokens to keep?")
     assert not first.refused and first.citations
-    # (the follow-up had been refused for a word of the question before it, read with it as its history)
+    # (a switch marker names no topic: "switching gears" had been refused)
     then = chat.ask("switching gears - how do they train the retention gate?")
     assert not then.refused and "gears" not in then.text
     chat = ChatSession(chat.engine, backend="extractive")
     refused = chat.ask("Is there a paper on monsoon forecasting with KV caches?")
     assert refused.refused and "monsoon" in refused.text
-    origami = chat.ask("and what do they say about origami?")  # (refused for its own word, not the last turn's)
+    # (refused for its own word, not also for the last turn's, which it had been read with as its history)
+    origami = chat.ask("and what do they say about origami?")
     assert origami.refused and "origami" in origami.text and "monsoon" not in origami.text
 
 
