@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from bm25s.stopwords import STOPWORDS_EN_PLUS
@@ -78,7 +77,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = missing or unfit(turn.question, texts)  # "does it work for Chinese or multilingual chats?"
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
     missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
-    missing = missing or (untitled(turn.question, texts, names) if names else [])  # "… on Oxford Flowers?"
+    missing = missing or (untitled(turn.question, names) if names else [])  # "… on Oxford Flowers?"
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
     counted += unscored(turn.question, texts)  # "What exact bit accuracy …?": no figure of it
     missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
@@ -217,26 +216,17 @@ _TITLE_WORD = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*"
 _TITLED = re.compile(rf"(?<![\w-]){_TITLE_WORD}(?:\s+{_TITLE_WORD}){{1,3}}(?![\w-])")
 
 
-def untitled(question: str, texts: list[str], names: NameIndex) -> list[str]:
-    """The question's names of capitalised words that neither ``texts`` nor any indexed abstract or title writes
-    (in any case, hyphens read as spaces: "Test-Time Scaling" is there)."""
+def untitled(question: str, names: NameIndex) -> list[str]:
+    """The question's names of capitalised words that no indexed abstract or title writes, the papers asked about
+    among them (in any case, hyphens and punctuation read as spaces, as ``NameIndex.words`` holds them: "Test-Time
+    Scaling" is there)."""
     found = []
     for match in _TITLED.finditer(question):
         words = match.group(0).split()[1 if _OPENS.search(question[:match.start()]) else 0:]  # ("Does Stable …")
-        phrase = _flat(" ".join(words))
-        if len(words) >= 2 and phrase not in _flat(" ".join(texts)) and phrase not in _indexed(names):
+        phrase = " ".join(re.findall(r"[0-9a-z]+", " ".join(words).lower()))
+        if len(words) >= 2 and not any(phrase in text for text in names.words.values()):
             found.append(" ".join(words))
     return found
-
-
-def _flat(text: str) -> str:
-    return " ".join(re.split(r"[\s\-]+", text.lower()))
-
-
-@lru_cache(maxsize=2)
-def _indexed(names: NameIndex) -> str:
-    """Every indexed title and abstract, flattened (``_flat``) into one text, kept per index."""
-    return _flat(" ".join(f"{p.title} {p.search_text}" for p in names.papers.values()))
 
 
 def offered(question: str) -> list[str]:
