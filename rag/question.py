@@ -157,9 +157,10 @@ def rather_than(question: str) -> str:
 _THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|the\s+authors|the\s+paper)\s+"
                            r"(?:also\s+)?(?:compare[sd]?|contrast)\b", re.IGNORECASE)
 
-# "which other fine-tuning strategies do they compare it against?": the paper's own baselines, not two papers
+# "which other fine-tuning strategies do they compare it against?", "which strategies did they compare and which
+# won?": the paper's own baselines, not two papers
 _BASELINES = re.compile(r"\b(?:which|what)\b[^?]*?\b(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+"
-                        r"(?:also\s+)?compare\s+(?:it\s+|them\s+|\w+\s+)?(?:against|with|to)\b"
+                        r"(?:also\s+)?compare(?:\s+(?:it\s+|them\s+|\w+\s+)?(?:against|with|to)\b|\s*(?:[?,]|and\b|$))"
                         # (nor is "which papers compare themselves against GPT-5?")
                         r"|\b(?:which|what|any)\s+(?:other\s+)?(?:papers|works|studies)\s+(?:\w+\s+)?compare\s+"
                         r"(?:themselves|their\s+[\w-]+)\s+(?:against|with|to)\b", re.IGNORECASE)
@@ -212,6 +213,7 @@ _NOT_AN_ASPECT = frozenset("approach approaches idea method methods technique wo
                            "any whether anything something fix fixes remedy workaround end ends ability "
                            "abilities capability capabilities".split())
 _OF_EACH = re.compile(r"\b(?:each|either|respectively)\b", re.IGNORECASE)
+_SETTING_APART = re.compile(r"\b(?:compar\w*|differ\w*|contrast\w*|vs\.?|versus|unlike|relates?|stacks?\s+up)\b", re.I)
 
 
 def comparison_aspect(question: str, names: list[str]) -> str:
@@ -232,11 +234,14 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     split = re.split(r"[?:;？：]|\.\s|\s[–—-]\s", question)
     # ("… in terms of memory use?": what follows, whatever it asks of each; the words any abstract has count there)
     termed = [c[found.end():] for c in split if (found := IN_TERMS.search(c))]
-    clauses = termed or [c for c in split if _OF_EACH.search(c)]
+    # (else the clauses setting the papers apart: "how does it decide where to push exploration, compared with
+    # RGSD?"; not a sentence before them saying what one does: "Lyra also does dynamic scenes. How does it differ …?")
+    clauses = termed or [c for c in split if _OF_EACH.search(c)] or [c for c in split if _SETTING_APART.search(c)]
     theirs = set().union(*(content_words(name) for name in names)) if names else set()
-    theirs |= {piece for word in theirs for piece in word.split("-")}
+    theirs |= {piece for word in theirs for piece in [*word.split("-"), word.replace("-", "")]}  # ("autoregressive")
     # (English function words too: "against", "but", "out" would make any sentence holding them answer it)
-    dropped = theirs | CUE_WORDS | REFERENCE_WORDS | _NOT_AN_ASPECT | {"either", "respectively"} | set(
+    dropped = theirs | CUE_WORDS | REFERENCE_WORDS | _NOT_AN_ASPECT | {"either", "respectively", "relate", "relates",
+                                                                       "stack", "stacks"} | set(
         STOPWORDS_EN_PLUS) | (set() if termed else GENERIC_WORDS)
 
     def aspect_words(clauses: list[str]) -> list[str]:
