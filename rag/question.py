@@ -140,10 +140,20 @@ _RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+
                           r"(?<=work)\s+than)\b(?P<not>[^,;?]*)", re.IGNORECASE)
 
 
+_CALLS_A_PAPER = re.compile(r"\b(?:papers?|study|studies|work)\b", re.IGNORECASE)
+
+
 def choice_query(question: str) -> str:
     """What a choice among papers is scored against: the question without what it says the pick is not about
-    (those words would count for the other papers)."""
-    return _RATHER_THAN.sub("", question).strip()
+    (those words would count for the other papers), nor the sentences before the one asking which that name or call
+    a paper ("I'm weighing that against the biological diffusion paper. Which of the two …?")."""
+    from rag.asks import asks_which
+
+    sentences = re.split(r"(?<=[.!?])\s+", question.strip())
+    asking = next((i for i, s in enumerate(sentences) if asks_which(s)), 0)
+    # (a sentence before it saying what the user wants stays: "My worry is X. Which of the two speaks to that?")
+    kept = [s for s in sentences[:asking] if not (names_in(s) or _CALLS_A_PAPER.search(s))] + sentences[asking:]
+    return _RATHER_THAN.sub("", " ".join(kept)).strip()
 
 
 def rather_than(question: str) -> str:

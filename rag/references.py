@@ -172,9 +172,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         # "Lyra also builds on video diffusion. How do the two papers …?": the one it names, and the chat's subject
         new = [p for p in own if p not in last.listed] if len(own) == 1 else []  # (it names one: not "A vs B")
         beside = counted and re.search(r"\b(?:to|with|against|than|from|vs|versus)\W+$", asked[:counted.start()], re.I)
-        if len(new) == 1 and not asks_choice and (count == 2 or beside):
+        if len(new) == 1 and (count == 2 or beside) and (not asks_choice or counted and not beside):  # ("I'm
             return Reference(ReferenceKind.PARTIAL_NAME, [*new, *listed] if beside else [subject(table), *new],
-                             question)  # ("compare X to these two": the two besides the one it names)
+                             question, asks_choice)  # weighing that against X. Which of the two …?"; "X to these two")
     choice = asks_choice and len(listed) >= 2
     named = named_on_table(asked, table, title_words, mentioned, titled) or [  # ("veriequivbench", not "papers …")
         p for p in own if p in every and not _ASKS_FOR_PAPERS.search(asked)]
@@ -215,34 +215,34 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
 
 def _named_choice(question: str, named: list[str], title_words: Callable[[str], set[str]]) -> Reference | None:
     """"Which is faster, D2F or ARPG?", "Is TRIM-KV better than Tactic …?": a choice between the papers it names."""
-    if len(named) < 2 or not (asks_which(question) or _BETTER_THAN.match(question)):
-        return None
-    return Reference(ReferenceKind.PARTIAL_NAME, user_order(question, named, title_words) or named, question, True)
+    return None if len(named) < 2 or not (asks_which(question) or _BETTER_THAN.match(question)) else Reference(
+        ReferenceKind.PARTIAL_NAME, user_order(question, named, title_words) or named, question, True)
 
 
 def without_switch(question: str) -> str:
     """The question without its marker of a new subject ("separate question: what's in here on chemistry?")."""
-    switched = _SWITCH.match(question)
-    return (question[switched.end():].strip() or question) if switched else question
+    return (question[switched.end():].strip() or question) if (switched := _SWITCH.match(question)) else question
 
 
 def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper]) -> Reference:
     """A question with no word of reference that still asks about the one paper just discussed ("How many questions,
     and in which languages?" after LEXam): no name, no request for papers, a few topic words of its own and every one
-    of them in that paper's abstract; a fragment also of the two just compared ("memory savings?" after GtR vs ARPG)."""
+    of them in that paper's abstract; a fragment also of the two just compared ("memory savings?" after GtR vs ARPG),
+    or naming only what a paper just discussed writes ("numbers on qwen2.5-7b?" after Critique-RL, of that paper)."""
     from rag.question import names_in
-    last = last_answered(table)
-    if (reference.kind is not ReferenceKind.NONE or last is None or len(last.listed) not in (1, 2)
-            or any(pid not in papers for pid in last.listed) or names_in(reference.question)
-            or _ASKS_FOR_PAPERS.search(reference.question) or not 2 <= len(own_topic_words(reference.question)) <= 4):
+    last, asked = last_answered(table), reference.question
+    if reference.kind is not ReferenceKind.NONE or last is None or len(last.listed) not in (1, 2) or any(
+            pid not in papers for pid in last.listed) or _ASKS_FOR_PAPERS.search(asked):
+        return reference
+    named = [n.lower() for n in names_in(asked)]
+    listed = [p for p in last.listed if all(n in f"{papers[p].title} {papers[p].search_text}".lower() for n in named)]
+    if named and (not listed or _ASKING.match(asked)) or not (1 if named else 2) <= len(own_topic_words(asked)) <= 4:
         return reference
     # A fragment ("value-based or policy-gradient?", "model sizes?") leans on the last turn if its abstract has half.
-    fragment = not _ASKING.match(reference.question) and len(own_topic_words(reference.question)) <= 2
-    if last.listed[1:] and not fragment or coverage(reference.question, [papers[p] for p in last.listed]) < (
-            0.5 if fragment else 1.0):
+    fragment = not _ASKING.match(asked) and len(own_topic_words(asked)) <= 2
+    if listed[1:] and not fragment or coverage(asked, [papers[p] for p in listed]) < (0.5 if fragment else 1.0):
         return reference
-    return Reference(ReferenceKind.PLURAL if last.listed[1:] else ReferenceKind.PRONOUN, [*last.listed],
-                     reference.question)
+    return Reference(ReferenceKind.PLURAL if listed[1:] else ReferenceKind.PRONOUN, listed, asked)
 
 
 _ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where|when|is|are|was|were|does|do|did|can|"
