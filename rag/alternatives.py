@@ -108,9 +108,11 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
                 only: set[str] | None, examples: list[str] | None = None) -> list[Hit]:
     """``ranked`` (the whole question's ranking) fused with each alternative's own ranking; the first paper of each
     of the ``examples`` the question gives (``examples_in``) a candidate too."""
+    from rag.list_intent import asked_kind
+
     examples = searched_examples(examples or [], retriever)
     pieces, field = alternatives(query), field_query(query)  # (a field asked by name: its words searched too)
-    if not pieces and not field and not examples:
+    if not pieces and not field and not examples and not (kind := asked_kind(query)):
         return ranked
     rankings = [retriever.search(p, depth, only=only) for p in [*pieces, *([field] if field else [])]]
     # Each alternative's first paper carries it as its ``part``: listed whenever it clears the evidence floor
@@ -131,7 +133,24 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
         shown = {h.paper.paper_id for h in found}
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]
         found = found[: depth - len(extra)] + extra
+    if kind := asked_kind(query):  # ("any other benchmarks for long-context reasoning?": the benchmarks on it are
+        # candidates, though papers on it that are no benchmark rank above them)
+        found = _kind_first(found, [h for h in retriever.search(query, depth * 3, only=only) if kind.search(
+            h.paper.title)])
     return found
+
+
+KIND_LIFTED = 3  # papers of the kind a list asks for that join its candidates from deeper in the ranking
+
+
+def _kind_first(found: list[Hit], of_kind: list[Hit]) -> list[Hit]:
+    """The first ``KIND_LIFTED`` papers of the kind asked for not among ``found`` take the places of its last papers
+    of other kinds."""
+    have, kinds = {h.paper.paper_id for h in found}, {h.paper.paper_id for h in of_kind}
+    if not (lifted := [h for h in of_kind if h.paper.paper_id not in have][:KIND_LIFTED]):
+        return found
+    dropped = {h.paper.paper_id for h in [h for h in found if h.paper.paper_id not in kinds][-len(lifted):]}
+    return [h for h in found if h.paper.paper_id not in dropped] + lifted
 
 
 def each_alternative(query: str, evidence: list[Evidence], retriever: HybridRetriever, weight: float,

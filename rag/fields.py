@@ -84,3 +84,18 @@ def _using(field: str, names: NameIndex) -> set[str]:
 
 
 FIELD = "field: "  # marks a field among a list's terms (``Evidence.terms_found``)
+
+
+def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share: float) -> dict[str, set[str]]:
+    """A list's terms (→ the papers using them), each listing the papers using it: a rarer term that is most of what
+    the list asks ("… touch on the KV cache?", not "… tackle the memory cost of the KV cache when decoding …"), an
+    acronym's long form as one term (``spelled``: "RLVR" ≠ "RL"), an item of an enumeration it gives, an acronym it
+    writes in capitals ("which papers report FID numbers?") and a field's words (``field_terms``)."""
+    from rag.coref import written_acronyms
+    from rag.tokens import listed_items, topic_asked
+    from rag.topic_words import own_topic_words
+
+    asks = len(own_topic_words(topic_asked(" ".join([query, *spelled]))))
+    items = listed_items(query) | (written := written_acronyms(query))
+    return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written]).items()
+            if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(query, retriever)

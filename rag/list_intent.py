@@ -1,6 +1,6 @@
 """Whether a question asks for a list of papers ("Which papers …?", "Any other work on …?", "Are there benchmarks
 for …?"): surface cues in English and Chinese. ``rag.question.analyse`` reads it; it decides how many papers to keep,
-never what is true."""
+never what is true. Also the kind of paper a list asks for, when titles say it ("other benchmarks for …?")."""
 
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ _KIND_LIST = re.compile(
     rf"\bare\s+there\s+(?:(?:any|other|more|some|also)\s+)*(?:[\w-]+\s+){{0,3}}?{_KINDS}\b{_NOT_THEIRS}"
     # "what benchmarks are there for …?", "What benchmarks or testbeds exist for …?"
     rf"|\b(?:what|which)\s+(?:other\s+)?(?:[\w-]+\s+){{0,3}}?{_KINDS}\s+(?:are\s+there|exist|do\s+we\s+have)\b"
+    # "any other benchmarks for long-context reasoning?", "Other datasets of this kind?" (not "any web agent
+    # frameworks that …?": is there one)
+    rf"|^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:any\s+)?(?:other|more)\s+(?:[\w-]+\s+){{0,2}}?{_KINDS}\b{_NOT_THEIRS}"
     # "what work is there on …?", "what research exists on …?"
     r"|\bwhat\s+(?:other\s+|more\s+)?(?:work|research)\s+(?:is\s+there|exists)\b"
     # "does that effect show up anywhere else in the collection?"
@@ -70,3 +73,20 @@ _KIND_LIST = re.compile(
 def asks_for_list(question: str) -> bool:
     """The question asks for the papers of a topic, as many as there are, not for one paper."""
     return bool(_LIST.search(question) or _KIND_LIST.search(question))
+
+
+# A kind of paper a list asks for ("any other benchmarks for …?", "which papers introduce new datasets?"), not the
+# benchmarks papers use ("… evaluated on math benchmarks?") → what a title of that kind holds ("…Bench", "Benchmarking").
+_TITLED_KINDS = {r"benchmarks?|testbeds?": re.compile(r"bench|testbed", re.I),
+                 r"datasets?|corpora|corpus": re.compile(r"dataset|corpus|corpora", re.I),
+                 r"surveys?": re.compile(r"survey", re.I)}
+
+
+def asked_kind(question: str) -> re.Pattern[str] | None:
+    """What tells a title of the kind of paper the list asks for (None: it asks for no such kind)."""
+    for kind, titled in _TITLED_KINDS.items():
+        if re.search(rf"\b(?:any|other|which|what|more|new|some|there|papers\s+are)\s+(?:[\w-]+\s+){{0,3}}?(?:{kind})\b"
+                     rf"(?!\s+(?:results?|scores?|numbers|performance)\b)", question, re.I) and not re.search(
+                         rf"\b(?:on|using|uses?|across)\s+(?:[\w-]+\s+){{0,3}}?(?:{kind})\b", question, re.I):
+            return titled
+    return None

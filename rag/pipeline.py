@@ -184,8 +184,8 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits``, ``shape``; writes ``evidence`` (a compared paper's: for its piece)."""
     from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence
-    from rag.fields import field_terms
-    from rag.tokens import content_words, listed_items, topic_asked
+    from rag.fields import list_terms
+    from rag.tokens import content_words
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
     named_papers = {n: retriever.acronyms.mentioning(n, names) for n in names.distinctive_names(turn.query)}
     # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym is
@@ -207,16 +207,11 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     own = "" if turn.shape.kind is QuestionKind.CHOICE else without_calling(turn.corrected_question)  # (choice: own)
     if turn.on_table and not turn.compare_ids and content_words(own) - REFERENCE_WORDS:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
-    # A list's term lists the papers using it when it is most of what the list asks ("… touch on the KV cache?", not
-    # "… tackle the memory cost of the KV cache when decoding …"); an acronym's long form is one term ("RLVR" ≠ "RL").
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table),
                                          examples_in(turn.question))
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
-        asks, items = len(own_topic_words(topic_asked(" ".join([turn.query, *spelled])))), listed_items(turn.query)
-        terms = {t: ids for t, ids in names.rare_terms(turn.query, settings.decision.list_phrase_share, spelled).items()
-                 if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(  # (an item of an
-            turn.query, retriever)  # enumeration is what the list asks; a field's words: ``fields``)
+        terms = list_terms(turn.query, spelled, retriever, settings.decision.list_phrase_share)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
