@@ -187,8 +187,7 @@ _SETTING = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then|btw|also|oh|hey)\W+)
 def unset(question: str, texts: list[str]) -> list[str]:
     """The setting the question asks for ("pruning ratio") when no text writes a number within four words of its
     noun ("a 75 percent reduction" does not state a ratio; "32 sampling steps" states steps)."""
-    match = _SETTING.search(question)
-    if not match:
+    if not (match := _SETTING.search(question)):
         return []
     # "What learning rate and batch size …?": refused only when no text states either
     things = re.split(r"\s+(?:and|or)\s+", (match.group("thing") or match.group("end")).lower())
@@ -196,7 +195,8 @@ def unset(question: str, texts: list[str]) -> list[str]:
 
 
 def _unset_one(question: str, thing: str, texts: list[str]) -> bool:
-    if "model" in question.lower() and thing.startswith(("size", "width", "depth")):  # "3B and 8B" states it
+    if thing.startswith(("size", "width", "depth")) and ("model" in question.lower() or thing.startswith("size")):
+        # ("3B and 8B" states a model's size: "What sizes are on each side?" asks it too)
         return not any(_STATED_AS["parameters"].search(text) for text in texts)
     # its noun, or the word naming what it is of ("vocabulary size": "a vocabulary of 1,000 blocks")
     for noun in {w.removesuffix("s") for w in thing.split()[-2:]}:

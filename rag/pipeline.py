@@ -255,7 +255,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
             unless_unstated(turn, found, *((retriever.names, retriever.acronyms.long_form) if on_last(turn, found)
                                            else ()))  # (the last paper found again: as if pointed at)
         elif not turn.decision.refused and turn.follow_up and turn.shape.kind is QuestionKind.COMPARISON:
-            unless_offered(turn, [e.hit.paper for _, e in turn.decision.chosen])  # "… against LRU or Belady's …?"
+            unless_offered(turn, [e.hit.paper for _, e in turn.decision.chosen], retriever.names)  # "… LRU or …?"
         if (not turn.decision.refused and turn.shape.kind in (QuestionKind.SINGLE, QuestionKind.LIST)
                 and not turn.shape.multilingual):  # a near-miss: what none of the papers answering it holds
             from rag.nearmiss import missing_qualifiers

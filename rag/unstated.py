@@ -149,10 +149,12 @@ def unspelled(question: str, papers: list[Paper]) -> list[str]:
     return [acronym] if acronym and not any(acronym.lower() in {a.lower() for a in p.acronyms} for p in papers) else []
 
 
-def unless_offered(turn: Turn, papers: list[Paper]) -> None:
+def unless_offered(turn: Turn, papers: list[Paper], names: NameIndex) -> None:
     """Refuses a turn comparing ``papers`` with candidates it offers ("was it compared against LRU or Belady's
-    optimal policy?") none of their abstracts mentions; other words it compares with are the comparison's own."""
-    if missing := none_offered(turn.question, [f"{p.title} {p.search_text}" for p in papers]):
+    optimal policy?") none of their abstracts mentions, or with a name no abstract writes ("is it compared against
+    Concorde on TSP?"); other words it compares with are the comparison's own."""
+    if missing := none_offered(turn.question, [f"{p.title} {p.search_text}" for p in papers]) or unindexed(
+            turn.question, names):
         not_stated(turn, papers, missing)
 
 
