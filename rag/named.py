@@ -44,15 +44,17 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
         for piece in pieces if len(pieces) >= 2 else []:
             plain = {w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS
             words = stems(plain)
+            # (a hyphenated word's parts only tell apart papers its whole words match alike: "in-context regression")
+            parts = stems({part for w in plain if "-" in w for part in w.split("-") if len(part) > 2}) - words
             named = stems({n.lower() for n in names_in(piece)})  # ("ARPG … a KV cache": ARPG, not TRIM-KV's cache)
             titles = {pid: title_words(pid) for pid in candidates if pid not in papers}
             stemmed, each = {pid: stems(title) for pid, title in titles.items()}, {w: stems({w}) for w in plain}
             # a word beginning a longer title word counts last ("the rain model": RainPro-8's "rainfall")
-            overlap = {pid: (len(named & stemmed[pid]), len(words & stemmed[pid]), sum(
+            overlap = {pid: (len(named & stemmed[pid]), len(words & stemmed[pid]), len(parts & stemmed[pid]), sum(
                 any(t.startswith(w) for t in title) for w in plain if len(w) >= 4 and not each[w] <= stemmed[pid]))
                 for pid, title in titles.items()}
             best = max(overlap, key=lambda pid: overlap[pid], default=None)
-            if best is not None and (overlap[best][1] or overlap[best][2]):
+            if best is not None and (overlap[best][1] or overlap[best][3]):
                 papers.append(best)
         if len(papers) >= 2:
             return papers
