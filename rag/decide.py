@@ -138,6 +138,7 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
 
 
 _WHICH = re.compile(r"\b(?:which|whichever|who)\b", re.IGNORECASE)
+_WITHOUT = re.compile(r"\bwithout\s+(?:any\s+|extra\s+|additional\s+|further\s+)?(?:re-?)?([a-z]+)", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|none|lacks?)\b|n['’]t\b", re.IGNORECASE)
 
 
@@ -178,7 +179,8 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
     holders = {n for n, text in texts.items() if any(t in lowered[n] for t in terms)
                or any(a.search(text) for a in initials)}
     if not holders:  # (a hyphenated word only when no longer term is: not "long-context" of "long-context LLMs")
-        hyphenated = {w for run in runs for w in run if "-" in w.strip("-")}
+        hyphenated = {w for run in runs for w in run if "-" in w.strip("-")} | {  # ("… without any training?":
+            f"{m.group(1).lower()}-free" for m in _WITHOUT.finditer(asked)}  # "training-free")
         holders = {n for n in texts if any(w in lowered[n] for w in hyphenated)}
     return holders.pop() if len(holders) == 1 else None
 
