@@ -118,3 +118,25 @@ def test_a_list_asking_for_an_acronym_lists_the_papers_writing_it(engine) -> Non
     answer = ChatSession(engine, backend="extractive").ask("Which papers report FID?")
     # (it had been refused: the acronym alone scored no sentence high enough)
     assert not answer.refused and {"rJdGst0W8s", "qIujRzzWnd"} <= {c.paper_id for c in answer.citations}
+
+
+def test_a_hyphenated_word_of_a_description_counts_by_its_parts_in_the_users_order() -> None:
+    from rag.named import user_order
+
+    words = {"hrt": {"hinge", "regression", "tree"}, "icr": {"context", "regression", "theory"},
+             "epochs": {"multi-epoch", "regression", "linear"}}
+    asked = "between the in-context regression one and the multi-epoch one, does the first find that depth helps?"
+    # (the Hinge Regression Tree paper, sharing only "regression", had been taken for "the in-context regression one")
+    assert user_order(asked, ["hrt", "icr", "epochs"], lambda pid: words[pid]) == ["icr", "epochs"]
+
+
+def test_a_choice_asking_for_what_works_without_something_picks_the_paper_free_of_it() -> None:
+    from rag.decide import _term_holder
+    from rag.types import Evidence
+
+    guidance = _paper("dg", "Detail Guidance", "Detail Guidance is a training-free self-guidance strategy.")
+    biology = _paper("mcd", "Multi-channel diffusion", "We train the model with random channel masking.")
+    numbered = [(1, Evidence(Hit(guidance, 1.0), [])), (2, Evidence(Hit(biology, 1.0), []))]
+    # (the sentences' fit had left it unsettled)
+    assert _term_holder("Which of the two could I bolt onto a pretrained model without any training?", numbered) == 1
+    assert _term_holder("Which of the two could I use without a GPU?", numbered) is None
