@@ -112,7 +112,8 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
 
     examples = searched_examples(examples or [], retriever)
     pieces, field = alternatives(query), field_query(query)  # (a field asked by name: its words searched too)
-    if not pieces and not field and not examples and not (kind := asked_kind(query)):
+    kind = asked_kind(query)  # ("any other benchmarks for …?": the kind of paper it asks for)
+    if not pieces and not field and not examples and not kind:
         return ranked
     rankings = [retriever.search(p, depth, only=only) for p in [*pieces, *([field] if field else [])]]
     # Each alternative's first paper carries it as its ``part``: listed whenever it clears the evidence floor
@@ -133,8 +134,8 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
         shown = {h.paper.paper_id for h in found}
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]
         found = found[: depth - len(extra)] + extra
-    if kind := asked_kind(query):  # ("any other benchmarks for long-context reasoning?": the benchmarks on it are
-        # candidates, though papers on it that are no benchmark rank above them)
+    if kind:  # (the benchmarks on long-context reasoning are candidates, though papers on it that are no benchmark
+        # rank above them)
         found = _kind_first(found, [h for h in retriever.search(query, depth * 3, only=only) if kind.search(
             h.paper.title)])
     return found
