@@ -355,7 +355,9 @@ def test_a_quoted_phrase_is_explained_and_an_enumeration_item_keeps_its_number()
      "step-level supervision"),
     ("ARPG vs GtR: where does each one get its speedup from?", "speedup"),
     ("How do these two differ?", ""),  # nothing asked of each but the difference
-    ("So RGM and OR-PRM get their process supervision in pretty different ways. Can you contrast the two?", ""),
+    # (the clause setting them apart asks it, without "each": thirty-first pass)
+    ("So RGM and OR-PRM get their process supervision in pretty different ways. Can you contrast the two?",
+     "supervision"),
     ("compare RGM with the multi-channel diffusion paper: what does each one generate?", ""),  # a verb alone: none
 ])
 def test_what_a_comparison_asks_of_each_paper(question: str, asked: str) -> None:
