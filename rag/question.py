@@ -52,7 +52,8 @@ def names_in(question: str) -> list[str]:
         if token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
                                                and not any(c.isdigit() for c in token)):
             continue
-        if "-" in token and all(part.isalpha() and part.islower() or common_acronym(part) for part in token.split("-")):
+        if "-" in token and all(part.isalpha() and part.islower() or common_acronym(part) or (
+                i == 0 and part in ("N", "K", "M")) for i, part in enumerate(token.split("-"))):  # ("N-times")
             continue  # ordinary hyphenated words: "post-hoc", "long-context", "sci-ML", "diffusion-LLMs"
         found.append(token)
     return found
