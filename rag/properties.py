@@ -165,6 +165,11 @@ _TREND = re.compile(r"\bas\s+(?:[\w-]+\s+){0,3}(?:increases?|grows?|decreases?|r
 
 # "what are its main building blocks?": the sentences bringing in a part of the method ("we further design a Segment
 # Group-Ordering module (SGO)", "… using a Global set of … keys (GF-PRC)").
+# "what are the two things it adds?", "the three main contributions?": a sentence enumerating as many
+_NUMBERED_ASKED = re.compile(r"\b(?:the|its|their)\s+(two|three|four|2|3|4)\s+(?:main\s+|key\s+|big\s+|core\s+)?"
+                             r"(?:things|parts|pieces|ideas|contributions|innovations|novelties|components|modules|"
+                             r"stages|steps|capabilities|ingredients|changes|tricks|mechanisms|principles)\b", re.I)
+_DIGITS = {"two": "2", "three": "3", "four": "4", "2": "two", "3": "three", "4": "four"}
 _PARTS_ASKED = re.compile(r"\b(?:building\s+blocks?|components?|modules?|ingredients?|main\s+parts|key\s+pieces)\b", re.I)
 _PART = re.compile(r"\b(?:modules?|components?|building\s+blocks?)\b|\b(?:design|introduc|propos|us|employ|develop)\w*\b"
                    r"[^.;]*\([A-Z][\w-]*\)", re.I)
@@ -186,6 +191,11 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     from rag.asks import count_written
 
     asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
+    if numbered := _NUMBERED_ASKED.search(question):  # "what are the two things it adds?": "two key capabilities: (1)"
+        count = numbered.group(1).lower()
+        written = rf"(?:{count}|{_DIGITS.get(count, count)})"
+        return lambda sentence: bool(re.search(rf"\b{written}\s+(?:[\w-]+\s+){{0,2}}?[\w-]+s\b[^.;]*(?:\(1\)|\b1\)|:)",
+                                               sentence, re.I))
     if _SIZE_ASKED.search(question):
         return lambda sentence: bool(_SIZE.search(sentence))
     if _BEST_ASKED.search(question):
