@@ -74,9 +74,10 @@ def spelling_note(corrections: dict[str, str]) -> str:
 
 
 def extractive_answer(question: str, evidence: list[Evidence], decision: Decision, settings: Settings,
-                      kind: QuestionKind = QuestionKind.SINGLE) -> Answer:
+                      kind: QuestionKind = QuestionKind.SINGLE, known: frozenset[str] = frozenset()) -> Answer:
     """The answer plan filled with the sources' own sentences (``rag.plan``): the sentence that answers first,
-    each paper named, a list one line per paper, a choice the pick and the sentence deciding it."""
+    each paper named, a list one line per paper, a choice the pick and the sentence deciding it; a paper the
+    conversation has not shown yet (not in ``known``) brought in by its title ("Is there a paper on …?")."""
     from rag.references import without_switch
 
     sources = sources_for(evidence)
@@ -130,8 +131,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
             text = "\n".join(filter(None, [text, LIST_DISCUSSED.format(papers=", ".join(earlier))]))
     elif kind is QuestionKind.COMPARISON and len(plans) == 2:
         text = comparison_text(plans)
-    else:
-        text = "\n\n".join(_said(p) for p in plans)
+    else:  # (a paper found for an overview: its title, which often says its finding, beside its short name)
+        text = "\n\n".join(_said(p, titled=overview and p.evidence.hit.paper.paper_id not in known) for p in plans)
     return _answer(typed, text, plans, sources)
 
 
@@ -210,11 +211,14 @@ _COMMON_OPENERS = frozenset("The They Their This These Those It Its In By To A A
                             "Our We Such Most Many Several".split())
 
 
-def _said(plan: PaperPlan, quotes: int | None = None, start: int = 0) -> str:
+def _said(plan: PaperPlan, quotes: int | None = None, start: int = 0, titled: bool = False) -> str:
     """The paper's quotes (from ``start``, the first ``quotes`` of them), each cited; led by the paper's name unless
-    its first quote names it."""
+    its first quote names it, and (``titled``) by its name and title whatever the quote says."""
     shown = plan.quotes[start:quotes]
     said = " ".join(f"{q.text} [{plan.n}]" for q in shown)
+    title = plan.evidence.hit.paper.display_title
+    if titled and title.lower() not in said.lower():
+        return f"**{title}**: {said}" if plan.name.lower() in title.lower() else f"**{title} ({plan.name})**: {said}"
     return said if plan.name.lower() in shown[0].text.lower() else f"**{plan.name}**: {said}"
 
 

@@ -69,7 +69,8 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     """Yield ``token`` events as checked text is ready (nothing yielded is ever replaced: the answer's text is their
     concatenation), then one ``done`` event with the answer."""
     decision = turn.decision
-    fallback = extractive_answer(turn.question, turn.evidence, decision, settings, turn.shape.kind)
+    fallback = extractive_answer(turn.question, turn.evidence, decision, settings, turn.shape.kind,
+                                 frozenset(p for shown in turn.table for p in shown.listed))
     if turn.shape.kind is QuestionKind.CHOICE:
         llm = None  # the pick and its deciding sentence are composed from the evidence, the same for every backend
     # Each quoted sentence carries exactly one [n] marker, and a source supports its own sentence.
