@@ -140,3 +140,33 @@ def test_a_choice_asking_for_what_works_without_something_picks_the_paper_free_o
     # (the sentences' fit had left it unsettled)
     assert _term_holder("Which of the two could I bolt onto a pretrained model without any training?", numbered) == 1
     assert _term_holder("Which of the two could I use without a GPU?", numbered) is None
+
+
+def test_a_variable_written_with_a_hyphen_is_no_name() -> None:
+    from rag.question import names_in
+
+    # (the question had been refused: "I could not find “N-times” in the indexed ICLR 2026 abstracts")
+    assert names_in("Which papers report a concrete N-times speedup?") == []
+    # (a letter naming a thing is a name all the same: "F-score", "best-of-N")
+    assert names_in("the K-FAC paper and TRIM-KV, F-score numbers, best-of-N") == [
+        "K-FAC", "TRIM-KV", "F-score", "best-of-N"]
+
+
+def test_asking_for_the_two_things_a_paper_adds_finds_the_sentence_enumerating_two() -> None:
+    from rag.properties import reports
+
+    found = reports("the discrete diffusion forcing paper: what are the two things it adds to diffusion LLMs?", False)
+    # (the sentence had been left out: the question shares no word with it but "two")
+    assert found is not None and found("D2F equips dLLMs with two key capabilities: (1) block-wise generation; (2) …")
+    assert not found("D2F can be implemented with an asymmetric distillation process in two days.")
+
+
+def test_a_paper_the_chat_brings_in_is_named_by_its_title(engine) -> None:
+    from rag.chat import ChatSession
+
+    chat = ChatSession(engine, backend="extractive")
+    first = chat.ask("is there something on what massive activations actually do in diffusion transformers?")
+    # (its title says the finding the question asks for; the answer had named it "Detail Guidance" only)
+    assert "Massive Activations are the Key to Local Detail Synthesis" in first.text
+    then = chat.ask("why do they think that is?")
+    assert "Massive Activations are the Key" not in then.text
