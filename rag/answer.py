@@ -131,8 +131,9 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
             text = "\n".join(filter(None, [text, LIST_DISCUSSED.format(papers=", ".join(earlier))]))
     elif kind is QuestionKind.COMPARISON and len(plans) == 2:
         text = comparison_text(plans)
-    else:  # (a paper found for an overview: its title, which often says its finding, beside its short name)
-        text = "\n\n".join(_said(p, titled=overview and p.evidence.hit.paper.paper_id not in known) for p in plans)
+    else:  # (a paper found for an overview, not named in the question: its title, which often says its finding)
+        text = "\n\n".join(_said(p, titled=overview and p.evidence.hit.paper.paper_id not in known and (
+            p.name.lower() not in question.lower())) for p in plans)
     return _answer(typed, text, plans, sources)
 
 

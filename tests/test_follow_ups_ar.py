@@ -170,3 +170,6 @@ def test_a_paper_the_chat_brings_in_is_named_by_its_title(engine) -> None:
     assert "Massive Activations are the Key to Local Detail Synthesis" in first.text
     then = chat.ask("why do they think that is?")
     assert "Massive Activations are the Key" not in then.text
+    # (nor when the question names the paper itself)
+    named = ChatSession(engine, backend="extractive").ask("What is TRIM-KV?")
+    assert "Cache What Lasts" not in named.text
