@@ -77,7 +77,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                       kind: QuestionKind = QuestionKind.SINGLE, known: frozenset[str] = frozenset()) -> Answer:
     """The answer plan filled with the sources' own sentences (``rag.plan``): the sentence that answers first,
     each paper named, a list one line per paper, a choice the pick and the sentence deciding it; a paper the
-    conversation has not shown yet (not in ``known``) brought in by its title ("Is there a paper on …?")."""
+    conversation has not shown yet (not in ``known``) nor the question names brought in by its title ("Is there a
+    paper on …?")."""
     from rag.references import without_switch
 
     sources = sources_for(evidence)

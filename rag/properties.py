@@ -163,13 +163,13 @@ _TREND_ASKED = re.compile(r"^\W*(?:(?:and|so|but)\s+)?(?:as|when|if)\s+(?:(?:the
 _TREND = re.compile(r"\bas\s+(?:[\w-]+\s+){0,3}(?:increases?|grows?|decreases?|rises?|scales?)\b|\bdegrad\w*|"
                     r"\b(?:with|for)\s+(?:increasing|growing|more|larger|longer)\b", re.I)
 
-# "what are its main building blocks?": the sentences bringing in a part of the method ("we further design a Segment
-# Group-Ordering module (SGO)", "… using a Global set of … keys (GF-PRC)").
 # "what are the two things it adds?", "the three main contributions?": a sentence enumerating as many
 _NUMBERED_ASKED = re.compile(r"\b(?:the|its|their)\s+(two|three|four|2|3|4)\s+(?:main\s+|key\s+|big\s+|core\s+)?"
                              r"(?:things|parts|pieces|ideas|contributions|innovations|novelties|components|modules|"
                              r"stages|steps|capabilities|ingredients|changes|tricks|mechanisms|principles)\b", re.I)
 _DIGITS = {"two": "2", "three": "3", "four": "4", "2": "two", "3": "three", "4": "four"}
+# "what are its main building blocks?": the sentences bringing in a part of the method ("we further design a Segment
+# Group-Ordering module (SGO)", "… using a Global set of … keys (GF-PRC)").
 _PARTS_ASKED = re.compile(r"\b(?:building\s+blocks?|components?|modules?|ingredients?|main\s+parts|key\s+pieces)\b", re.I)
 _PART = re.compile(r"\b(?:modules?|components?|building\s+blocks?)\b|\b(?:design|introduc|propos|us|employ|develop)\w*\b"
                    r"[^.;]*\([A-Z][\w-]*\)", re.I)
