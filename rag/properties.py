@@ -193,9 +193,9 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
     if numbered := _NUMBERED_ASKED.search(question):  # "what are the two things it adds?": "two key capabilities: (1)"
         count = numbered.group(1).lower()
-        written = rf"(?:{count}|{_DIGITS.get(count, count)})"
-        return lambda sentence: bool(re.search(rf"\b{written}\s+(?:[\w-]+\s+){{0,2}}?[\w-]+s\b[^.;]*(?:\(1\)|\b1\)|:)",
-                                               sentence, re.I))
+        enumerating = re.compile(  # (compiled once per question, not per sentence)
+            rf"\b(?:{count}|{_DIGITS[count]})\s+(?:[\w-]+\s+){{0,2}}?[\w-]+s\b[^.;]*(?:\(1\)|\b1\)|:)", re.I)
+        return lambda sentence: bool(enumerating.search(sentence))
     if _SIZE_ASKED.search(question):
         return lambda sentence: bool(_SIZE.search(sentence))
     if _BEST_ASKED.search(question):
