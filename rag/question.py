@@ -46,8 +46,8 @@ def names_in(question: str) -> list[str]:
     for match in _NAME.finditer(question):
         # "Dafny-style", "TRIM-KV-based", a name half remembered ("VeriEquiv-something"): the name is what comes before
         token = _KIND_OF.sub("", match.group(0))
-        if token != match.group(0) and not _NAME.fullmatch(token):
-            continue
+        if token != match.group(0) and not _NAME.fullmatch(token) or question[match.start() - 1: match.start()] == "-":
+            continue  # (and not the tail of a compound opening with a digit: "beats-8B" of "that 1B-beats-8B thing")
         # Plain capitalised words and common acronyms are not names of methods.
         if token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
                                                and not any(c.isdigit() for c in token)):

@@ -53,8 +53,8 @@ _SINGULAR = re.compile(r"\b(?:its|it's)\b|\bit\b(?!\s*(?:[?.!,]|$))|(?<!\bdo\s)(
                        r"|\b(?:this|that)\s+(?:and|vs\.?|versus)\s"  # ("between that and the MoH paper, which …?")
                        r"|\b(?:contrast|compare|comparing|contrasting|set)\s+(?:this|that)\b", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<rest>.+?)\s*\??\s*$"
-                       r"|^\s*and\s+(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.IGNORECASE)
-# "Is TRIM-KV better than Tactic …?": a choice between what it names
+                       r"|^\s*(?:(?:and|but)\s+(?:even\s+)?|even\s)(?P<rest2>(?:for|in|on|with)\s+.+?)\s*\??\s*$", re.I)
+# ("even for images online?": a fragment too.) "Is TRIM-KV better than Tactic …?": a choice between what it names
 _BETTER_THAN = re.compile(r"^\W*(?:is|are|does|do|would)\s+[^?]{1,60}?\b(?:\w+er|(?:more|less)\s+\w+)\s+than\b", re.I)
 # "Is it faster than Tactic?": the pronoun and the name are two papers set against each other.
 _COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to|respectively)\b", re.IGNORECASE)

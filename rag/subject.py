@@ -23,7 +23,12 @@ _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+
                     # "… - something that teaches code models to check their own work?", "any sparse attention method
                     # that doesn't rely on …?": a paper asked for by what it does
                     r"|\b(?:something|anything|any\s+(?:[\w-]+\s+){0,3}?(?:work|papers?|methods?|approach(?:es)?|"
-                    r"techniques?|frameworks?|models?))\s+(?:that|which)\b", re.IGNORECASE)
+                    r"techniques?|frameworks?|models?))\s+(?:that|which)\b"
+                    # "physics-constrained flow matching that doesn't need … - anything like that?": "that" is
+                    # what the question describes, not a paper on the table
+                    r"|(?:^|[-–—:;.?!])\s*(?:(?:is\s+there|has|have)\s+)?(?:any|some)(?:thing|one|body)\s+"
+                    r"(?:like|done|tried|doing)\s+that\s*\?"
+                    r"|\bis\s+that\s+a\s+thing\b|\bdoes\s+(?:that|such\s+a\s+thing)\s+exist\b", re.IGNORECASE)
 # "Does their method add any cost at inference time?": the method of the paper discussed, whoever else writes the words
 _THEIRS = re.compile(r"\b(?:their|its)\s+(?:proposed\s+)?(?:method|approach|model|framework|technique|system|"
                      r"algorithm)\b", re.IGNORECASE)

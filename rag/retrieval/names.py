@@ -23,9 +23,10 @@ from rag.types import Hit, Paper
 _ACRONYM = r"(?=\w*[A-Z])[A-Za-z][A-Za-z0-9]*[A-Z0-9]"  # "MLLM", "dLLM", "sLM": an acronym, perhaps lower-case first
 _HYPHENATED = rf"{_ACRONYM}-{_ACRONYM}"  # two joined by a hyphen ("EX-RM", "IM-RM"): one name in either number
 _ACRONYM_NAME = rf"(?:{_ACRONYM}-)?{_ACRONYM}"
-# "the rainfall one", "the jigsaw paper", "the multi-channel biology diffusion model": words a paper is called by
-_CALLED = re.compile(r"\bthe\s+((?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]{3,})\s+(?:one|paper|work|method|model)\b",
-                     re.IGNORECASE)
+# "the rainfall one", "the jigsaw paper", "the multi-channel biology diffusion model", "the temporal slowness / central
+# vision paper": words a paper is called by
+_CALLED = re.compile(r"\bthe\s+((?:[A-Za-z][\w-]*(?:\s*/\s*|\s+)){0,3}?[A-Za-z][\w-]{3,})\s+"
+                     r"(?:one|paper|work|method|model)\b", re.IGNORECASE)
 # A phrase the user puts in quotes ("What are the “fallen angels” …?") is a name, however plain its words.
 _QUOTED = re.compile(r'"([^"\n]{3,60})"|“([^”\n]{3,60})”|‘([^’\n]{3,60})’')
 _TITLE_CASE = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
