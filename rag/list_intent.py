@@ -27,7 +27,7 @@ _LIST = re.compile(
     r"any\s+(?:more|others?)\s+(?:on|about|regarding|for|in|here|with)\b|others\s+(?:on|about|regarding|using|with)\b|"
     r"(?:do|does)\s+(?:we|you|it|the\s+(?:set|collection|index))\s+(?:have|hold|contain)\s+(?:anything|any\s+\w+)\b|"
     r"(?:list|show\s+me|give\s+me)\s+(?:everything|anything|all)\b|(?:papers|works|studies)\s+(?:on|about|regarding|"
-    r"using|that|with|dealing|related)\b)"
+    r"using|that|which|where|whose|with|dealing|related)\b)"
     r"|\b(?:other|more|related|similar)\s+(?:work|research|examples)\s+(?:(?:is|are)\s+there\s+|here\s+)?"
     r"(?:on|about|in|of|regarding|using|that|with)\b"
     r"|\b(?:any|what|which)\s+other\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|abstract|research)\b"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from chats import ask_all as _chat, cited
 
+from rag.list_intent import asks_for_list
 from rag.question import names_in
 from rag.references import ReferenceKind, resolve
 from rag.subject import _SEEKS
@@ -48,3 +49,10 @@ def test_a_compound_opening_with_a_digit_names_nothing() -> None:
     assert names_in("that 1B-beats-8B thing reminds me of mCLM. how do T1 and mCLM each argue it?") == [
         "mCLM", "T1", "mCLM"]
     assert names_in("Qwen2.5-7B vs GPT-4o-mini") == ["Qwen2.5-7B", "GPT-4o-mini"]
+
+
+def test_papers_where_is_a_list(engine) -> None:
+    assert asks_for_list("ok new topic: papers where an LLM comes up with algorithms or heuristics by itself?")
+    assert not asks_for_list("the papers where they test it?")
+    *_, found = _chat(engine, "ok new topic: papers where an LLM comes up with algorithms or heuristics by itself?")
+    assert {METAMUSE, MOH} <= set(cited(found))  # (it had been one paper's overview: MetaMuse alone)
