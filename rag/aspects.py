@@ -8,7 +8,11 @@ import re
 
 from rag.roles import Aspect
 
+_WHY_OPENS = r"^\W*(?:[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why …", "so why …")
 _ASPECTS = (
+    # "what do they think is behind it?", "what's behind the gap?": a cause, which the authors' finding says
+    (Aspect.WHY, re.compile(r"\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:really\s+|actually\s+)?behind\b|"
+                            r"\b(?:think|thinks|say|says|believe|suspect)\s+(?:is|are|was|were)\s+behind\b", re.I)),
     # ("What's MaskCO?", not "What's wrong with the existing …?", a problem)
     (Aspect.WHICH, re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what's|who\s+(?:is|are))\s+(?!the\b|its\b|their\b|his\b|her\b|"
                               r"this\b|that\b|these\b|those\b|a\b|an\b|(?:actually\s+|really\s+|so\s+)?wrong\b)|"
@@ -68,7 +72,7 @@ _ASPECTS = (
                                 re.I)),
     # "What is their main finding?": what the authors found, as a "why" question's answer is.
     # ("… what role do they actually play?": what the authors found they do)
-    (Aspect.WHY, re.compile(r"^\s*(?:\w+\s*,\s*)?why\b|\b(?:what\s+(?:causes|explains|drives)|(?:is|are)\s+causing|"
+    (Aspect.WHY, re.compile(rf"{_WHY_OPENS}|\b(?:what\s+(?:causes|explains|drives)|(?:is|are)\s+causing|"
                             r"root\s+cause|reason|"
                             r"what\s+roles?\s+(?:do|does|did)\b|"
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
@@ -133,7 +137,7 @@ def unabbreviated(question: str) -> str:
 
 
 def _aspect(question: str) -> Aspect:
-    why = re.match(r"^\W*(?:\w+\s*,\s*)?why\b", question, re.I)  # ("why didn't training on the existing datasets
+    why = re.match(_WHY_OPENS, question, re.I)  # ("why didn't training on the existing datasets
     for name, pattern in _ASPECTS:  # work?" asks why, not for data)
         if pattern.search(question) and not (why and name is Aspect.DATA):
             return name

@@ -23,19 +23,19 @@ from rag.types import Evidence, EvidenceSentence
 # almost as well, never enough to lead with a sentence that does not fit at all.
 ROLE_BONUS = (0.08, 0.04)  # the aspect's first and second wanted role
 WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, whichever sentence words X best
-CUE_BONUS = 0.06
 # "Which datasets?" is answered by the sentence naming them, not by one that says "datasets"; "Why …?" by the one
 # saying what the authors found, not by one restating the question: their cues count more.
-STRONG_CUE_BONUS = 0.15
-_NAMED_THING = re.compile(NAMED_THING)
-# "The authors benchmark their method across three representative PDE benchmarks." answers "benchmarks?" too. (Here,
-# not in ``roles.ASPECT_CUES``: an edit there makes every index's stored roles stale.)
+CUE_BONUS, STRONG_CUE_BONUS, _NAMED_THING = 0.06, 0.15, re.compile(NAMED_THING)
+# Cues beside ``roles.ASPECT_CUES`` (here: an edit there makes every index's stored roles stale). "The authors benchmark
+# their method across three representative PDE benchmarks." answers "benchmarks?" too.
 _DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
                        r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b"
                        # (opening the sentence: "Experiments on 430 FDA-approved drugs …")
                        r"|^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b")
+# "To understand this gap, we … identify the primary bottleneck: the datasets themselves, …" says why, too.
+_WHY_CUE = re.compile(rf"{ASPECT_CUES[Aspect.WHY].pattern}|\b(?:identif\w*|pinpoint\w*)\s+(?:\w+\s+){{0,3}}?"
+                      r"(?:bottlenecks?|causes?|culprits?|reasons?|sources?)\b", re.I)
 # What others did ("However, existing in-generation approaches are non-blind: …"), in a sentence of the problem role.
-# (Here, not in ``roles``: an edit there makes every index's stored roles stale.)
 _OTHERS_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|conventional|traditional)\s+(?:[\w-]+\s+){0,3}?"
                           r"(?:methods?|approaches|works?|models?|techniques|metrics|systems|efforts|architectures|llms|"
                           r"frameworks|strategies|benchmarks|datasets|studies|solutions|pipelines|schemes)\b", re.I)
@@ -125,9 +125,9 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score += WHICH_BONUS
     elif its_role in roles:
         score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
-    cue = _DATA_CUE if wanted is Aspect.DATA else ASPECT_CUES.get(wanted)
-    # (Not in a link: "…/anonymous-llm-pruning-D884/" names no model.)
-    # (The field's background holds what a problem question's cues look for: why the work is needed.)
+    cue = {Aspect.DATA: _DATA_CUE, Aspect.WHY: _WHY_CUE}.get(wanted, ASPECT_CUES.get(wanted))
+    # (Not in a link: "…/anonymous-llm-pruning-D884/" names no model. The field's background holds what a problem
+    # question's cues look for: why the work is needed.)
     if (cue is not None and (its_role is not Role.BACKGROUND or wanted is Aspect.PROBLEM)
             and cue.search(_LINK.sub("", sentence.text))):
         score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY, Aspect.PROBLEM) else CUE_BONUS
@@ -239,14 +239,14 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     # "why" question the first sentence saying what the authors found ("Our main finding … is that …").
     def found(s: EvidenceSentence) -> bool:
         if wanted is Aspect.WHY:
-            return bool(ASPECT_CUES[Aspect.WHY].search(s.text)) and roles[s.position] is not Role.BACKGROUND
+            return bool(_WHY_CUE.search(s.text)) and roles[s.position] is not Role.BACKGROUND
         return roles[s.position] is Role.RESULT and any(c.isdigit() for c in s.text)
 
     after = next((s for s in in_order if s.position == lead.position + 1), None)
-    # (What is at stake often follows the problem it leans on: "… is required to trace …. This is critical to …")
-    # (… and one that goes on about the lead's subject with a word of the question the lead lacks: "we update the
-    # pruned parameters under a rotation constraint. This constrained update preserves …" for "what does it preserve?")
-    # (… and, asked how, what the paper does about the lead: "… necessitates explicit guidance …. To this end, …")
+    # (What is at stake often follows the problem it leans on: "… is required to trace …. This is critical to …"; one
+    # goes on about the lead's subject with a word of the question the lead lacks: "we update the pruned parameters
+    # under a rotation constraint. This constrained update preserves …" for "what does it preserve?"; asked how, what
+    # the paper does about the lead: "… necessitates explicit guidance …. To this end, …")
     bare = (lead_proposal or not count) and _bare(lead.text, evidence)  # (brings what it is: a comparison, a list)
     if after is not None and after not in rest and (
             _SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and _ACTS_ON.match(after.text) or (

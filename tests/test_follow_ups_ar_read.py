@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from chats import ask_all as _chat, cited
 
+from rag.aspects import aspect
 from rag.list_intent import asks_for_list
 from rag.question import names_in
 from rag.references import ReferenceKind, resolve
+from rag.roles import Aspect
 from rag.subject import _SEEKS
 from rag.types import Shown
 
@@ -56,3 +58,16 @@ def test_papers_where_is_a_list(engine) -> None:
     assert not asks_for_list("the papers where they test it?")
     *_, found = _chat(engine, "ok new topic: papers where an LLM comes up with algorithms or heuristics by itself?")
     assert {METAMUSE, MOH} <= set(cited(found))  # (it had been one paper's overview: MetaMuse alone)
+
+
+def test_what_is_behind_it_asks_for_the_cause(engine) -> None:
+    assert aspect("and what do they think is behind it?") is Aspect.WHY
+    assert aspect("what's behind the gap?") is Aspect.WHY
+    assert aspect("OR-PRM: why did training a PRM on the mainstream datasets go so badly?") is Aspect.WHY  # (not DATA)
+    *_, cause = _chat(engine, "People keep saying every LM is secretly a reward model. Does that actually hold up as "
+                              "well as training a separate reward head, or is there a catch?",
+                      "and what do they think is behind it?")
+    assert cited(cause) == [IM_RM] and "token-level cues" in cause.text
+    *_, badly = _chat(engine, "OR-PRM: why did training a PRM on the mainstream operations research datasets go so "
+                              "badly?")
+    assert "severely flawed" in badly.text  # (the sentence identifying the bottleneck says why)
