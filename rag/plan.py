@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role_of
-from rag.standalone import Quote, leans_back, quotes_of
+from rag.standalone import Quote, enumeration_rest, leans_back, quotes_of
 from rag.tokens import NAMED_THING, content_words, stems
 from rag.types import Evidence, EvidenceSentence
 
@@ -54,7 +54,8 @@ _SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?n
 # What the paper does about the sentence before ("Our key insight is that … necessitates explicit guidance …. To this
 # end, we propose a … framework that …"): how it acts on it.
 _ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
-                      r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b)")
+                      r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b|to\s+(?:overcome|address|tackle|"
+                      r"solve|mitigate|remedy|alleviate|resolve|bridge|close|fill)\s+(?:this|these|that|those|such)\b)")
 # In a comparison or a list, a proposal that says no more than the method's name ("To address this challenge, we
 # introduce Robust Preference Optimization (RPO).") brings the next sentence, saying what it is ("RPO uses EM …").
 _ONLY_PROPOSING = frozenset("address tackle overcome challenge challenges issue issues problem problems limitation "
@@ -64,9 +65,6 @@ _ONLY_PROPOSING = frozenset("address tackle overcome challenge challenges issue 
 # ("Extensive experiments demonstrate that DG consistently improves …").
 _FINDING = re.compile(r"\b(?:findings?|(?:we|they|authors)\s+(?:\w+\s+){0,2}(?:find|found)\s+that|root\s+cause|because|"
                       r"due\s+to|caused\s+by|attribut\w*\s+to|stems?\s+from)\b", re.I)
-# An enumeration running on into the next sentence ("… contains two novelties: 1) … . 2) Eliminating …"): its rest.
-_LIST_OPENS = re.compile(r"(?:^|[\s:;,])(?:1\)|\(1\)|\(i\)|i\))\s")
-_LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
 # "What is an EX-RM?", "remind me what OR-ProcessQA is": a name asked to be explained (an acronym or a coined word).
 _WHAT_IS = re.compile(r"(?i:\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:an?\s+|the\s+)?)((?=[\w-]*[A-Z])[A-Za-z][\w-]*"
                       r"[A-Z][\w-]*)(?i:\s+(?:is|are|exactly|again|actually|mean|means|stands?\s+for)\b|\s*[?.!]*\s*$)")
@@ -254,11 +252,15 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
-    rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at and (
-        leans_back(s.text) and roles[s.position - 1] is Role.METHOD and roles[s.position] not in (Role.METHOD,
-                                                                                                  Role.BACKGROUND))][:1]
+    rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at
+             and leans_back(s.text) and roles[s.position - 1] is Role.METHOD
+             and roles[s.position] not in (Role.METHOD, Role.BACKGROUND)][:1]
+    # A shown problem brings what the paper does about it, right after it ("… tends to overfit to the limited
+    # calibration set, …" → "To overcome this difficulty, we update the pruned parameters under a rotation constraint.")
+    rest += [s for s in in_order if s.position - 1 in at and s.position not in at and _ACTS_ON.match(s.text)
+             and roles[s.position - 1] is Role.PROBLEM][:1]
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
-        rest += [s for s in _enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
+        rest += [s for s in enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = None
     if figure_too and not any(found(s) for s in [lead, *rest]):
         result = next((s for s in in_order if found(s)), None)
@@ -288,13 +290,3 @@ def _bare(text: str, evidence: Evidence) -> bool:
     return proposes(text) and len(content_words(text) - set(re.findall(r"[a-z0-9][\w-]*", named))
                                   - _ONLY_PROPOSING) <= 1
 
-
-def _enumeration_rest(sentence: EvidenceSentence, in_order: list[EvidenceSentence]) -> list[EvidenceSentence]:
-    """The sentences after ``sentence`` going on with the enumeration it opens or continues ("2) Eliminating …")."""
-    more: list[EvidenceSentence] = []
-    if not (_LIST_OPENS.search(sentence.text) or _LIST_GOES_ON.match(sentence.text)):
-        return more
-    by_position = {s.position: s for s in in_order}
-    while (after := by_position.get((more[-1] if more else sentence).position + 1)) and _LIST_GOES_ON.match(after.text):
-        more.append(after)
-    return more

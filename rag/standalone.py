@@ -98,3 +98,19 @@ def quotes_of(shown: list[EvidenceSentence], abstract: list[EvidenceSentence], d
         seen.update(s.position for s in made.sentences)
         quotes.append(Quote(spell_out(made.text, defined, spelled), made.sentences))
     return quotes
+
+
+# An enumeration running on into the next sentence ("… contains two novelties: 1) … . 2) Eliminating …"): its rest.
+_LIST_OPENS = re.compile(r"(?:^|[\s:;,])(?:1\)|\(1\)|\(i\)|i\))\s")
+_LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
+
+
+def enumeration_rest(sentence: EvidenceSentence, in_order: list[EvidenceSentence]) -> list[EvidenceSentence]:
+    """The sentences after ``sentence`` going on with the enumeration it opens or continues ("2) Eliminating …")."""
+    more: list[EvidenceSentence] = []
+    if not (_LIST_OPENS.search(sentence.text) or _LIST_GOES_ON.match(sentence.text)):
+        return more
+    by_position = {s.position: s for s in in_order}
+    while (after := by_position.get((more[-1] if more else sentence).position + 1)) and _LIST_GOES_ON.match(after.text):
+        more.append(after)
+    return more

@@ -71,3 +71,10 @@ def test_what_is_behind_it_asks_for_the_cause(engine) -> None:
     *_, badly = _chat(engine, "OR-PRM: why did training a PRM on the mainstream operations research datasets go so "
                               "badly?")
     assert "severely flawed" in badly.text  # (the sentence identifying the bottleneck says why)
+
+
+def test_a_problem_shown_brings_what_the_paper_does_about_it(engine) -> None:
+    *_, pruning = _chat(engine, "structured pruning for LLMs where the error compensation doesn't overfit the small "
+                                "calibration set?")
+    assert cited(pruning) == [RCPU]
+    assert "overfit" in pruning.text and "under a rotation constraint" in pruning.text
