@@ -1,8 +1,9 @@
 """Turns that earlier rules got wrong, found when blind seed set AR was read in the thirty-second pass: a paper called by
 two descriptions joined by a slash, a question ending "- anything like that?" about what it describes, a fragment
 opening "even for …", a compound opening with a digit ("that 1B-beats-8B thing"), a list asked as "papers where …",
-a cause asked as "what's behind it?", and a problem shown without what the paper does about it. Whole conversations
-run on the real seed index; each test fails without the rule it names."""
+a cause asked as "what's behind it?", a problem shown without what the paper does about it, a paper called by its
+quoted title, theory asked for like a field, and "what is missing from …?". Whole conversations run on the real seed
+index; each test fails without the rule it names."""
 
 from __future__ import annotations
 
@@ -78,3 +79,11 @@ def test_a_problem_shown_brings_what_the_paper_does_about_it(engine) -> None:
                                 "calibration set?")
     assert cited(pruning) == [RCPU]
     assert "overfit" in pruning.text and "under a rotation constraint" in pruning.text
+
+
+def test_a_quoted_title_calling_the_paper_is_not_what_the_question_asks() -> None:
+    from rag.subject import without_calling
+
+    # (the title's words had ranked the paper's sentences: "… implicit reward model (IM-RM) …" led)
+    assert without_calling("the 'why is your LM a poor implicit reward model' paper - what explicit RM do they put "
+                           "the implicit one up against?") == "what explicit RM do they put the implicit one up against?"
