@@ -126,7 +126,8 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
         if (figured := by_figure(question, [[s.text for s in e.sentences] for _, e in numbered])) is not None:
             decision.pick = numbered[figured][0]
             return decision
-        if (holder := _term_holder(question, numbered)) is not None or (holder := _releasing(question, numbered)):
+        if (holder := _term_holder(question, numbered)) is not None or (holder := _releasing(question, numbered)) or (
+                holder := _field_holder(question, numbered)):
             decision.pick = holder
             return decision
         fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
@@ -183,6 +184,19 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
             f"{m.group(1).lower()}-free" for m in _WITHOUT.finditer(asked)}  # "training-free")
         holders = {n for n in texts if any(w in lowered[n] for w in hyphenated)}
     return holders.pop() if len(holders) == 1 else None
+
+
+def _field_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
+    """A choice asking for a field ("which of the two actually has a proof in it?", "… is about chemistry?") that one
+    paper's abstract alone writes the words of ("Within T1 we prove that …"): that paper. Not when negated."""
+    from rag.fields import field_words
+
+    which = list(_WHICH.finditer(question))
+    asked = question[which[-1].start():] if which else question
+    if _NEGATED.search(asked) or (words := field_words(asked)) is None:
+        return None
+    holders = [n for n, e in numbered if words.search(f"{e.hit.paper.title} {e.hit.paper.abstract}")]
+    return holders[0] if len(holders) == 1 else None
 
 
 def in_asked_order(decision: Decision, pieces: list[str]) -> None:

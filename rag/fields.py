@@ -11,6 +11,7 @@ other fields use loosely ("physical", "simulation", "materials" are left out).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rag.properties import properties_asked, property_papers, property_query
@@ -18,6 +19,7 @@ from rag.properties import properties_asked, property_papers, property_query
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
     from rag.retrieval.names import NameIndex
+    from rag.types import Evidence
 
 _WORDS = {
     "chemistry": "chemistry chemical chemicals molecule molecules molecular catalyst catalysts catalysis catalytic "
@@ -28,6 +30,8 @@ _WORDS = {
     "earth science": "weather climate precipitation rainfall meteorological atmospheric oceanic seismic",
     "medicine": "medical clinical patients disease diseases healthcare radiology",
     "scientific computing": "pde pdes eigenvalue eigenvalues",
+    # (not a field of science but asked for like one: "which papers back their claims with actual theory?")
+    "theory": "theory theoretical theoretically theorem theorems prove proves proven proof proofs provably bounds",
 }
 # How a question names each field ("chemistry-related", "natural-science problems", "scientific ML").
 _ASKED = [
@@ -40,6 +44,8 @@ _ASKED = [
                 r"data|domains?|ml|machine\s+learning|computing|discovery)\b|\b(?:to|in|for)\s+(?:the\s+)?sciences\b",
                 re.I),
      ("chemistry", "biology", "physics", "earth science", "scientific computing")),
+    (re.compile(r"\btheor(?:y|ies|etical(?:ly)?|ems?)\b|\bproofs?\b|\bprove[sn]?\b|\bprovabl[ey]\b|\bbounds\b", re.I),
+     ("theory",)),
 ]
 
 
@@ -78,12 +84,45 @@ def field_terms(question: str, retriever: HybridRetriever) -> dict[str, set[str]
     return found | ({FIELD + " and ".join(properties_asked(question)[0]): claimed} if claimed else {})
 
 
+def field_words(question: str) -> re.Pattern[str] | None:
+    """The words of the fields the question names, as one pattern of whole words (None when it names none)."""
+    words = [re.escape(w) for field in fields_asked(question) for w in _WORDS[field].split()]
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(words)})(?![\w-])", re.I) if words else None
+
+
+def lift_field_sentences(question: str, evidence: list[Evidence]) -> list[Evidence]:
+    """A list or a choice naming a field ("which papers back their claims with actual theory?", "which of the two is
+    about chemistry?"): each paper's best sentence using the field's words lifted to the paper's best score, to lead
+    its line: what the paper does for the field asked (what it proposes had led: "We provide evidence against
+    alternative hypotheses …" for theory, not "Our main finding, backed by theory and experiments, is …")."""
+    if (words := field_words(question)) is None:
+        return evidence
+    for item in evidence:
+        if (using := next((s for s in item.sentences if words.search(s.text)), None)) is None:
+            continue
+        item.leads = using.position
+        item.sentences = sorted((replace(s, score=max(s.score, item.best_score)) if s is using else s
+                                 for s in item.sentences), key=lambda s: s.score, reverse=True)
+    return evidence
+
+
 def _using(field: str, names: NameIndex) -> set[str]:
     """The indexed papers using any of the field's words, as whole words."""
     return {pid for word in _WORDS[field].split() for pid in names.papers_mentioning(word)}
 
 
 FIELD = "field: "  # marks a field among a list's terms (``Evidence.terms_found``)
+QUALIFIERS = frozenset({FIELD + "theory"})  # fields that qualify a topic rather than make one
+
+
+def qualified(evidence: list[Evidence]) -> list[Evidence]:
+    """A qualifying field ("theory") beside what else the list asks about ("any theory papers on best-of-N sampling?":
+    a name or a rarer term some paper holds) marks only the papers holding that too: not every paper with a proof."""
+    if any(e.names_found or set(e.terms_found) - QUALIFIERS for e in evidence):
+        for item in evidence:
+            if not (item.names_found or set(item.terms_found) - QUALIFIERS):
+                item.terms_found = [t for t in item.terms_found if t not in QUALIFIERS]
+    return evidence
 
 
 def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share: float) -> dict[str, set[str]]:

@@ -184,7 +184,7 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits``, ``shape``; writes ``evidence`` (a compared paper's: for its piece)."""
     from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence
-    from rag.fields import list_terms
+    from rag.fields import lift_field_sentences, list_terms, qualified
     from rag.tokens import content_words
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
     named_papers = {n: retriever.acronyms.mentioning(n, names) for n in names.distinctive_names(turn.query)}
@@ -214,6 +214,9 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         terms = list_terms(turn.query, spelled, retriever, settings.decision.list_phrase_share)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
+        turn.evidence = qualified(turn.evidence)
+    if turn.shape.kind in (QuestionKind.LIST, QuestionKind.CHOICE):  # ("… actual theory?": its sentence on theory)
+        turn.evidence = lift_field_sentences(turn.corrected_question, turn.evidence)
     if turn.shape.kind is QuestionKind.COMPARISON and not turn.shape.multilingual:
         turn.evidence = for_comparison(turn.corrected_question, turn.evidence, retriever, named_papers, weight)
 

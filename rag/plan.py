@@ -208,6 +208,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     elif not earlier and wanted in (Aspect.DATA, Aspect.METHOD) and _OTHERS_WORK.search(lead.text) and roles[
             lead.position] in (Role.PROBLEM, Role.BACKGROUND):  # (else the paper's own sentence leads, not others')
         lead = next((s for s in ranked if roles[s.position] not in (Role.PROBLEM, Role.BACKGROUND)), lead)
+    lead = next((s for s in ranked if s.position == evidence.leads), lead)
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence
     # of the role asked for, with its cue words, may word the question less closely); the field's background only

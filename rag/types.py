@@ -72,6 +72,7 @@ class Evidence:
     names_found: list[str] = field(default_factory=list)  # names from the question the paper contains
     terms_found: list[str] = field(default_factory=list)  # a list question's rarer terms the paper uses verbatim
     answering: set[int] = field(default_factory=set)  # positions of the sentences answering a part best (``by_parts``)
+    leads: int | None = None  # position of the sentence that leads whatever else fits (a field asked: ``rag.fields``)
 
     @property
     def best_score(self) -> float:

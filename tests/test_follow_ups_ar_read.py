@@ -87,3 +87,18 @@ def test_a_quoted_title_calling_the_paper_is_not_what_the_question_asks() -> Non
     # (the title's words had ranked the paper's sentences: "… implicit reward model (IM-RM) …" led)
     assert without_calling("the 'why is your LM a poor implicit reward model' paper - what explicit RM do they put "
                            "the implicit one up against?") == "what explicit RM do they put the implicit one up against?"
+
+
+def test_theory_is_asked_for_like_a_field(engine) -> None:
+    *_, theory = _chat(engine, "which papers in the set back their claims with actual theory (bounds, proofs, "
+                               "theoretical analysis) and not only experiments?")
+    # (one of the five had been listed: their sentences fit "theory" loosely)
+    assert {"tCv1D3M7Lb", "tBkLWfmugI", "t5GUEuIsxR", IM_RM, "tHmiydOQhn"} <= set(cited(theory))
+    line = next(line for line in theory.text.splitlines() if "Implicit Reward Model" in line)
+    assert "backed by theory" in line  # each line says what the paper does for the field asked
+    # Beside a name the list asks about, theory narrows it: not every paper with a proof.
+    *_, narrowed = _chat(engine, "any theory papers on best-of-N sampling in here?")
+    assert "tCv1D3M7Lb" in cited(narrowed) and not {IM_RM, "tRRHVUwP2B", "tBkLWfmugI"} & set(cited(narrowed))
+    *_, proof = _chat(engine, "Compare T1 and TikZilla on how they use small models.",
+                      "which of the two actually has a proof in it rather than just experiments?")
+    assert proof.text.startswith("The abstracts point to **T1**") and "prove that offloading" in proof.text
