@@ -15,7 +15,8 @@ _ASPECTS = (
                             r"\b(?:think|thinks|say|says|believe|suspect)\s+(?:is|are|was|were)\s+behind\b", re.I)),
     # ("What's MaskCO?", not "What's wrong with the existing …?", a problem)
     (Aspect.WHICH, re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what's|who\s+(?:is|are))\s+(?!the\b|its\b|their\b|his\b|her\b|"
-                              r"this\b|that\b|these\b|those\b|a\b|an\b|(?:actually\s+|really\s+|so\s+)?wrong\b)|"
+                              r"this\b|that\b|these\b|those\b|a\b|an\b|"
+                              r"(?:actually\s+|really\s+|so\s+)?(?:wrong|missing)\b)|"
                               r"tell\s+me\s+(?:more\s+)?about|describe|"
                               r"explain|summari[sz]e|give\s+(?:me\s+)?an?\s+overview)|"
                               r"^\W*(?:(?:(?:\w+\s+){0,2}\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|"
@@ -33,7 +34,9 @@ _ASPECTS = (
                               r"\b(?:know|aware)\s+of\s+(?:a\s+|an\s+|any\s+)?(?:papers?|work|stud(?:y|ies))\b", re.I)),
     # "what was actually wrong with the data people trained on before?": a problem, whatever it is about
     (Aspect.PROBLEM, re.compile(r"\bwhat(?:['’]s|\s+(?:is|was|were|are))\s+(?:actually\s+|really\s+|so\s+)?wrong\b|"
-                                r"\bwhat\s+(?:went|goes|can\s+go)\s+wrong\b", re.I)),
+                                r"\bwhat\s+(?:went|goes|can\s+go)\s+wrong\b|"  # (and "what is missing from RLVR?")
+                                r"\bwhat(?:['’]s|\s+(?:is|was|are|were))\s+(?:still\s+)?missing\b|"
+                                r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\s+(?:from|in)\b", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"

@@ -102,3 +102,12 @@ def test_theory_is_asked_for_like_a_field(engine) -> None:
     *_, proof = _chat(engine, "Compare T1 and TikZilla on how they use small models.",
                       "which of the two actually has a proof in it rather than just experiments?")
     assert proof.text.startswith("The abstracts point to **T1**") and "prove that offloading" in proof.text
+
+
+def test_what_is_missing_asks_for_the_problem(engine) -> None:
+    assert aspect("what do they say is missing from standard RLVR?") is Aspect.PROBLEM  # (it had been METHOD)
+    assert aspect("what's missing in current benchmarks?") is Aspect.PROBLEM
+    assert aspect("how does it cope when some channels are missing?") is not Aspect.PROBLEM  # (a method)
+    *_, missing = _chat(engine, "ReVeal, the self-verifying code agent: what do they say is missing from standard "
+                                "RLVR?")
+    assert "outcome rewards" in missing.text and "self-verification" in missing.text
