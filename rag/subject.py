@@ -47,7 +47,8 @@ TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|pape
 # "the catalysis benchmark paper, what fine-tuning trick do they propose?": how the question calls its paper, first
 _CALLED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:the|that)\s+(?:[\w'’\"-]+\s+){1,6}?"
                            r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
-                           r"does|do|did|is|are|can)\b)|^\W*(?:the|that)\s+['\"‘“][^'\"’”]{3,100}['\"’”]\s+"  # (a quoted title)
+                           r"does|do|did|is|are|can)\b)"
+                           r"|^\W*(?:the|that)\s+['\"‘“][^'\"’”]{3,100}['\"’”]\s+"  # (or by its title, quoted)
                            r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
                            r"does|do|did|is|are|can)\b)", re.IGNORECASE)
 # "there's also the lane-level navigation one that matches SD maps with … maps - what dataset did they build?"

@@ -1,5 +1,5 @@
-"""Turns that earlier rules got wrong, found when blind seed set AR was read in the thirty-second pass: a paper called by
-two descriptions joined by a slash, a question ending "- anything like that?" about what it describes, a fragment
+"""Turns that earlier rules got wrong, found when blind seed set AR was read in the thirty-second pass: a paper called
+by two descriptions joined by a slash, a question ending "- anything like that?" about what it describes, a fragment
 opening "even for …", a compound opening with a digit ("that 1B-beats-8B thing"), a list asked as "papers where …",
 a cause asked as "what's behind it?", a problem shown without what the paper does about it, a paper called by its
 quoted title, theory asked for like a field, and "what is missing from …?". Whole conversations run on the real seed
@@ -30,8 +30,8 @@ def test_a_paper_called_by_two_descriptions_joined_by_a_slash_is_that_paper(engi
 
 
 def test_anything_like_that_after_a_description_asks_for_a_paper_doing_what_it_describes(engine) -> None:
-    *_, flow = _chat(engine, "video diffusion watermarking where extraction doesn't need the stored message-key pairs - "
-                             "has someone done that?",
+    *_, flow = _chat(engine, "video diffusion watermarking where extraction doesn't need the stored message-key "
+                             "pairs - has someone done that?",
                      "physics-constrained flow matching that doesn't need hand-tuned loss weights between the physics "
                      "and data terms - anything like that?")
     # ("that" had been SIGMark, the paper on the table)
@@ -79,14 +79,18 @@ def test_a_problem_shown_brings_what_the_paper_does_about_it(engine) -> None:
                                 "calibration set?")
     assert cited(pruning) == [RCPU]
     assert "overfit" in pruning.text and "under a rotation constraint" in pruning.text
+    # Asked what the problem is, the fix is padding (blind graders said so).
+    *_, problem = _chat(engine, "Anything on RL for code agents that explicitly trains the model's self-verification?",
+                        "what's their problem with current RLVR methods?")
+    assert "outcome rewards" in problem.text and "widen the verification" not in problem.text
 
 
 def test_a_quoted_title_calling_the_paper_is_not_what_the_question_asks() -> None:
     from rag.subject import without_calling
 
     # (the title's words had ranked the paper's sentences: "… implicit reward model (IM-RM) …" led)
-    assert without_calling("the 'why is your LM a poor implicit reward model' paper - what explicit RM do they put "
-                           "the implicit one up against?") == "what explicit RM do they put the implicit one up against?"
+    asked = "what explicit RM do they put the implicit one up against?"
+    assert without_calling(f"the 'why is your LM a poor implicit reward model' paper - {asked}") == asked
 
 
 def test_theory_is_asked_for_like_a_field(engine) -> None:
@@ -96,6 +100,10 @@ def test_theory_is_asked_for_like_a_field(engine) -> None:
     assert {"tCv1D3M7Lb", "tBkLWfmugI", "t5GUEuIsxR", IM_RM, "tHmiydOQhn"} <= set(cited(theory))
     line = next(line for line in theory.text.splitlines() if "Implicit Reward Model" in line)
     assert "backed by theory" in line  # each line says what the paper does for the field asked
+    # A field of science is no qualifier: a chemistry paper's line says what it proposes, not its sentence naming
+    # chemistry ("We will publicly release both the CatalystBench benchmark …" had led).
+    *_, chemistry = _chat(engine, "which papers in this collection are about chemistry or materials science?")
+    assert "introduce CatalystBench" in chemistry.text and "publicly release" not in chemistry.text
     # Beside a name the list asks about, theory narrows it: not every paper with a proof.
     *_, narrowed = _chat(engine, "any theory papers on best-of-N sampling in here?")
     assert "tCv1D3M7Lb" in cited(narrowed) and not {IM_RM, "tRRHVUwP2B", "tBkLWfmugI"} & set(cited(narrowed))
