@@ -84,9 +84,11 @@ def field_terms(question: str, retriever: HybridRetriever) -> dict[str, set[str]
     return found | ({FIELD + " and ".join(properties_asked(question)[0]): claimed} if claimed else {})
 
 
-def field_words(question: str) -> re.Pattern[str] | None:
-    """The words of the fields the question names, as one pattern of whole words (None when it names none)."""
-    words = [re.escape(w) for field in fields_asked(question) for w in _WORDS[field].split()]
+def field_words(question: str, among: frozenset[str] | None = None) -> re.Pattern[str] | None:
+    """The words of the fields the question names (those ``among`` them, if given), as one pattern of whole words (None
+    when it names none)."""
+    words = [re.escape(w) for field in fields_asked(question) if among is None or FIELD + field in among
+             for w in _WORDS[field].split()]
     return re.compile(rf"(?<![\w-])(?:{'|'.join(words)})(?![\w-])", re.I) if words else None
 
 
@@ -96,11 +98,8 @@ def lift_field_sentences(question: str, evidence: list[Evidence]) -> list[Eviden
     lead its line: what the paper does for the property asked (what it proposes had led: "We provide evidence against
     alternative hypotheses …", not "Our main finding, backed by theory and experiments, is …"). Not for a field of
     science: what a chemistry paper proposes says more than its sentence naming molecules (blind graders said so)."""
-    asked = [field for field in fields_asked(question) if FIELD + field in QUALIFIERS]
-    if not asked:
+    if (words := field_words(question, QUALIFIERS)) is None:
         return evidence
-    words = re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(w) for f in asked for w in _WORDS[f].split())})(?![\w-])",
-                       re.I)
     for item in evidence:
         if (using := next((s for s in item.sentences if words.search(s.text)), None)) is None:
             continue
