@@ -158,6 +158,12 @@ def _releasing(question: str, numbered: list[tuple[int, Evidence]]) -> int | Non
 _FUTURE = re.compile(r"\b(?:will|to\s+be)\b|\bupon\s+(?:acceptance|publication)\b", re.IGNORECASE)
 
 
+def _from_which(question: str) -> str | None:
+    """What a choice asks the pick to be: the question from its last "which" on (None without one)."""
+    which = list(_WHICH.finditer(question))
+    return question[which[-1].start():] if which else None
+
+
 def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
     """A choice whose criterion uses a term of two or more words ("… which one was tested at a cloud provider?", or a
     hyphenated one: "… says it's training-free?") that one paper's abstract alone writes: that paper, however loosely
@@ -167,8 +173,7 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
     from rag.tokens import search_text, topic_phrases
     from rag.topic_words import REFERENCE_WORDS
 
-    which = list(_WHICH.finditer(question))
-    asked = question[which[-1].start():] if which else ""
+    asked = _from_which(question) or ""
     # (and the runs within a longer one: "uses reinforcement learning" holds "reinforcement learning")
     runs = [[w for w in t.split() if w not in REFERENCE_WORDS] for t in topic_phrases(asked)] if asked and not (
         _NEGATED.search(asked)) else []
@@ -191,8 +196,7 @@ def _field_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | 
     paper's abstract alone writes the words of ("Within T1 we prove that …"): that paper. Not when negated."""
     from rag.fields import field_words
 
-    which = list(_WHICH.finditer(question))
-    asked = question[which[-1].start():] if which else question
+    asked = _from_which(question) or question
     if _NEGATED.search(asked) or (words := field_words(asked)) is None:
         return None
     holders = [n for n, e in numbered if words.search(f"{e.hit.paper.title} {e.hit.paper.abstract}")]

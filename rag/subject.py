@@ -45,12 +45,11 @@ DESCRIBING_WORDS, COVERED, COVERED_MORE = 5, 0.6, 0.3
 SEEKING_WORDS = 3  # a paper asked for by at least this many topic words of its own is searched for by them
 TITLED = re.compile(r"\bthe\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s+(?:one|paper|work|method|model)\b")
 # "the catalysis benchmark paper, what fine-tuning trick do they propose?": how the question calls its paper, first
-_CALLED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:the|that)\s+(?:[\w'’\"-]+\s+){1,6}?"
-                           r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
-                           r"does|do|did|is|are|can)\b)"
-                           r"|^\W*(?:the|that)\s+['\"‘“][^'\"’”]{3,100}['\"’”]\s+"  # (or by its title, quoted)
-                           r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|"
-                           r"does|do|did|is|are|can)\b)", re.IGNORECASE)
+_THEN_ASKS = (r"(?:paper|one|work|study)\s*(?:[,:;]|\s[-–—]+)\s*(?=(?:what|how|which|why|who|where|when|does|do|did|"
+              r"is|are|can)\b)")  # ("… paper, what …", "… one - how …")
+_CALLED_FIRST = re.compile(rf"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:the|that)\s+(?:[\w'’\"-]+\s+){{1,6}}?"
+                           rf"{_THEN_ASKS}|^\W*(?:the|that)\s+['\"‘“][^'\"’”]{{3,100}}['\"’”]\s+{_THEN_ASKS}",  # (or
+                           re.IGNORECASE)  # by its title, quoted)
 # "there's also the lane-level navigation one that matches SD maps with … maps - what dataset did they build?"
 _DESCRIBED_FIRST = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|now|also|then)\W+)?(?:there['’]?s|there\s+is|"
                               r"i\s+(?:remember|recall|saw))\s+(?:also\s+)?(?:the|that|a|an)\s+[^?]{3,140}?\s[-–—]+\s*"
