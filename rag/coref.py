@@ -198,13 +198,19 @@ _THEIR_THINGS = re.compile(r"\b(?:these|those)\s+(?=(?:experiments?|results|numb
 # "how does each one actually get its speedup?", "… each one use … when it checks answers?": each one's, not the
 # paper discussed
 _EACH = re.compile(r"\beach\s+(?:one|paper|method|approach)\b[^.?!;]*", re.IGNORECASE)
+_SEARCH_AFTER = re.compile(r"(?:\s[-–—]\s|[:;.?!]\s+)(?=(?:(?:so|and|then|ok(?:ay)?)\W+)?(?:which|what|any)\s+"
+                           r"(?:papers|works|studies)\b)", re.IGNORECASE)
+_PRONOUNS = re.compile(r"\b(?:it|its|it's|they|them|their|this|that|these|those)\b", re.IGNORECASE)
 
 
 def without_bound_its(question: str) -> str:
     """The question without an "its" or "their" that belongs to its own phrase in a search for papers (``_FOR_PAPERS``:
     "Which papers … frame their contribution as test-time scaling?"), without "it" / "its" after "each one" ("how
-    does each one actually get its speedup?"), and with "those experiments" read as "the experiments" (of the paper
-    discussed)."""
+    does each one actually get its speedup?"), with "those experiments" read as "the experiments" (of the paper
+    discussed), and without the pronouns of a remark leading to a search of its own ("it mentions flow matching -
+    which papers in the set use flow matching?": the search asks nothing about the paper discussed)."""
+    if (search := _SEARCH_AFTER.search(question)) and not _BEYOND.search(question[search.end():]):
+        question = _PRONOUNS.sub(" ", question[:search.start()]) + question[search.start():]
     question = _EACH.sub(lambda m: re.sub(r"\b(?:its|it|their|they)\b", " ", m.group(0), flags=re.I),
                          _THEIR_THINGS.sub("the ", question))
     if _FOR_PAPERS.search(question) and not _BEYOND.search(question):

@@ -21,7 +21,8 @@ _CALLED_AS = r"(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['’\"”]|([\w\-]+(?:
 _ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|method|approach|work)\b|"
                          rf"\b(?:that|this)\s+{_CALLED_AS}\s+(?:model|framework|benchmark)\b|"
                          # (or what the question is about, up front: "the catalysis benchmark - what tasks …?")
-                         rf"^\W*the\s+{_CALLED_AS}\s+(?:model|framework|benchmark|dataset)\s*(?:[-–—:,])",
+                         # ("going back to the creative-ideation framework: what are its …?")
+                         rf"(?:^\W*|\bback\s+to\s+)the\s+{_CALLED_AS}\s+(?:model|framework|benchmark|dataset)\s*(?:[-–—:,])",
                          re.IGNORECASE)
 _PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 
