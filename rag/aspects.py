@@ -39,7 +39,8 @@ _ASPECTS = (
                                 r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\s+(?:from|in)\b", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
-                             r"what\s+(?:kinds?|types?|sorts?)\s+of\s+data|"
+                             r"what\s+(?:kinds?|types?|sorts?)\s+of\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
+                             r"evidence)\b|"  # ("what sort of biological data is it built for?")
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
                              r"models?\s+and\s+(?:(?:evaluation\s+)?data(?:sets?)?|evaluations?)|"
                              r"(?:evaluation|test|held-out)\s+(?:data|sets?|splits?|suites?)|"
@@ -81,7 +82,10 @@ _ASPECTS = (
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
                             r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
     (Aspect.PROBLEM, re.compile(r"\b(?:(?:what|which)\s+(?:[\w-]+\s+)?(?:problem|issue|limitation|challenge|gap|harm|"
-                                r"risk|threat|danger|bottleneck)s?|"
+                                r"risk|threat|danger|bottleneck)s?|"  # (not "what flaws do they find?", a finding)
+                                r"(?:what|which)\s+(?:[\w-]+\s+)?(?:shortcoming|drawback|flaw|weakness(?:es)?|"
+                                r"deficienc(?:y|ies))s?(?![^?]*\b(?:find|found|identif\w*|uncover\w*|reveal\w*|observe\w*|"
+                                r"expose\w*|spot\w*|show\w*|pin\w*\s+down|point\w*\s+(?:out|to)|diagnos\w*)\b)|"
                                 r"what(?:['’]s|\s+(?:is|are|was|were))\s+(?:the\s+|their\s+|its\s+)?(?:main\s+|key\s+|"
                                 r"core\s+)?(?:problem|issue|limitation|challenge|gap)s?\b|"
                                 r"motivat\w*|"

@@ -31,7 +31,11 @@ CUE_BONUS, STRONG_CUE_BONUS, _NAMED_THING = 0.06, 0.15, re.compile(NAMED_THING)
 _DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
                        r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b"
                        # (opening the sentence: "Experiments on 430 FDA-approved drugs …")
-                       r"|^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b")
+                       r"|^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b"
+                       # ("We validate our theoretical claims with language modeling experiments")
+                       r"|\b(?:with|through|via)\s+(?!(?i:some|the|our|their|these|extensive|several|many|various|"
+                       r"additional|further|comprehensive|numerous|empirical)\b)(?:[\w-]+\s+){1,3}?"
+                       r"(?i:experiments|evaluations|simulations)\b")
 # "To understand this gap, we … identify the primary bottleneck: the datasets themselves, …" says why, too.
 _WHY_CUE = re.compile(rf"{ASPECT_CUES[Aspect.WHY].pattern}|\b(?:identif\w*|pinpoint\w*)\s+(?:\w+\s+){{0,3}}?"
                       r"(?:bottlenecks?|causes?|culprits?|reasons?|sources?)\b", re.I)
