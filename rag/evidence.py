@@ -8,6 +8,7 @@ model blurs; "distributed" for "distribution"; "SSL" where the sentence writes "
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,8 @@ from rag.coref import acronym_words, implied_words, initials_written, spelled_ac
 from rag.settings import AnswerSettings
 from rag.tokens import content_words, stems, without_where
 from rag.types import Evidence, EvidenceSentence, Hit
+
+_KIND_OF = re.compile(r"-(?:style|like|type|esque)$")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,6 +45,8 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     # A word counts in any of its forms ("distributed" for "distribution"), an acronym the user writes where the
     # sentence spells it out ("SSL" for "Self-Supervised Learning").
     # ("operations-research" is held by "… Operations Research (OR) …": a hyphenated word by all of its parts)
+    # ("Pass@k-style numbers", "DPO-like methods": of that kind, held by what the kind is called)
+    wanted = {_KIND_OF.sub("", w) or w for w in wanted}
     wanted_stems = {w: stems({w}) if "-" not in w else stems({p for p in w.split("-") if len(p) > 2}) or stems({w})
                     for w in wanted}
     written = written_acronyms(question)

@@ -187,7 +187,9 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     from rag.fields import lift_field_sentences, list_terms, qualified
     from rag.tokens import content_words
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
-    named_papers = {n: retriever.acronyms.mentioning(n, names) for n in names.distinctive_names(turn.query)}
+    examples = examples_in(turn.question) if turn.shape.kind is QuestionKind.LIST else []  # ("(GSM8K, AIME, …)?")
+    named_papers = {n: retriever.acronyms.mentioning(n, names) for n in dict.fromkeys(
+        [*names.distinctive_names(turn.query), *(n for e in examples for n in names.distinctive_names(e))])}
     # Acronyms spelled out for the lexical part ("RL" also matches "reinforcement learning"), only where the acronym is
     # most of the topic ("any other RL papers?"): beside other words, "LLMs" spelled out let any LLM paper pass a list.
     query, vector = turn.query, turn.vector
@@ -209,7 +211,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table),
-                                         examples_in(turn.question))
+                                         examples)
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         terms = list_terms(turn.query, spelled, retriever, settings.decision.list_phrase_share)
         for item in turn.evidence:

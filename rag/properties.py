@@ -41,7 +41,8 @@ _RATIO = re.compile(r"\d[\d.,]*\s*(?:×|x\b|times\b|%|percent\b|-?fold\b)", re.I
 _HEDGES = frozenset("roughly approximately overall broadly generally mostly mainly "
                     # (and how a figure is asked for: "Which papers report a concrete speedup factor?")
                     "report reports reported reporting concrete factor factors figure figures number numbers "
-                    "give gives giving claim claims claimed".split())
+                    "give gives giving claim claims claimed "
+                    "n-times n-fold x-times x-fold k-times k-fold nx".split())  # (a ratio's placeholder: "N-times speedup")
 _CACHE: weakref.WeakKeyDictionary[HybridRetriever, dict] = weakref.WeakKeyDictionary()
 
 

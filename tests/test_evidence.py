@@ -173,3 +173,11 @@ def test_a_word_written_with_or_without_its_hyphen_is_the_same_word(question: st
     rows = [("p", "The model draws images in raster order.", vector), ("p", sentence, vector)]
     [evidence] = gather_evidence(question, QUESTION_VECTOR, [_hit("p")], _index(rows))
     assert evidence.sentences[0].text == sentence and evidence.sentences[0].score > evidence.sentences[1].score
+
+
+def test_a_thing_of_some_kind_is_held_by_what_the_kind_is_called() -> None:
+    # "GraphLens-style pruning": pruning of GraphLens's kind; a sentence naming GraphLens holds the word (the rule: it
+    # had counted "graphlens-style" as a word of its own, held by no sentence).
+    plain = gather_evidence("Which papers do GraphLens pruning?", QUESTION_VECTOR, [_hit("p2")], _index())
+    styled = gather_evidence("Which papers do GraphLens-style pruning?", QUESTION_VECTOR, [_hit("p2")], _index())
+    assert styled[0].best_score == pytest.approx(plain[0].best_score)
