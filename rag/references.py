@@ -23,13 +23,13 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
              "fifth": 4, "5th": 4}
 _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
-                     r"unrelated|another)\s+(?:question|topic|subject)|on\s+(?:a(?:nother)?|a\s+different)\s+"
-                     r"(?:[\w-]+\s+)?(?:subject|topic|note)|switching\s+(?:topics?|gears)|changing\s+(?:the\s+)?"
-                     r"(?:subject|topic)|moving\s+on|next(?:\s+(?:up|question|topic))?(?=\s*:)|side\s+(?:q|question)|"
-                     r"unrelated(?:\s+question)?|(?:totally|completely|something)\s+"
-                     r"(?:different|else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)(?!(?:\s+(?:about|to|on))?\s+(?:it|"
-                     r"them|this|that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)"
-                     r"(?:\s+(?:about|to|on))?|i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
+                     r"unrelated|another)\s+(?:question|topic|subject|thing|matter|q\b)|on\s+(?:a(?:nother)?|"
+                     r"a\s+different)\s+(?:[\w-]+\s+)?(?:subject|topic|note)|switching\s+(?:topics?|gears)|"
+                     r"changing\s+(?:the\s+)?(?:subject|topic)|moving\s+on|next(?:\s+(?:up|question|topic))?(?=\s*:)|"
+                     r"side\s+(?:q|question)|unrelated(?:\s+question)?|(?:totally|completely|something)\s+(?:different|"
+                     r"else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)(?!(?:\s+(?:about|to|on))?\s+(?:it|them|this|"
+                     r"that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)(?:\s+(?:about|to|"
+                     r"on))?|i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
                      r"\s*[:,.;!-]*\s*", re.IGNORECASE)
 _SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?", re.I)
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
