@@ -17,8 +17,8 @@ from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstate
 from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
 from rag.retrieval.titles import coined_names
-from rag.tokens import content_words, squash
-from rag.topic_words import GENERIC_WORDS
+from rag.tokens import squash
+from rag.tried_on import YES_NO, unfit
 from rag.types import QuestionKind
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     "PINNs", "physics-informed …"). A choice among them only when asked yes or no ("Do any of those include
     Navier-Stokes?"); "which of them …?" says what each one holds instead."""
     if turn.shape.kind is QuestionKind.CHOICE:
-        if _YES_NO.match(turn.question) and names and (absent := absent_names(turn.question, papers, names, long_form)):
+        if YES_NO.match(turn.question) and names and (absent := absent_names(turn.question, papers, names, long_form)):
             not_stated(turn, papers, absent)
         return
     texts = [f"{p.title} {p.search_text}" for p in papers]
@@ -105,40 +105,6 @@ def _asked(turn: Turn) -> str:
 _STANDS_FOR = re.compile(r"\b(?i:what(?:\s+(?:does|do|is|did)|['’]?s)\s+(?:the\s+)?)([A-Za-z][\w-]*[A-Z][\w-]*)\s+"
                          r"(?i:(?:\w+ly\s+)?(?:stand\s+for|mean|short\s+for))\b"
                          r"|\b([A-Za-z][\w-]*[A-Z][\w-]*)\s+(?i:stands?\s+for\s+what)\b")
-
-
-# Asked yes or no ("Do any of those …?", "does it work for …?"), and what the method is asked to work for.
-_YES_NO = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?(?:do|does|did|is|are|was|were|can|could|has|have|"
-                     r"would|will)\b", re.IGNORECASE)
-_WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over)\s+"
-                        r"(?:also\s+|well\s+)?(?:to|for|on|with)"
-                        # "does it cover Lean or Coq as well?", "did they validate any of their molecules in a wet lab?"
-                        r"|(?:cover|covers|support|supports|include|includes|handle|handles)"
-                        r"|(?:test|tested|validate|validated|evaluate|evaluated|try|tried)\s+(?:[\w-]+\s+){0,5}?"
-                        r"(?:in|on|with|against)"
-                        # "did MaskCO try knapsack instances too?": what it was tried on, named right after the verb
-                        r"|(?:try|tried|test|tested)(?=\s+(?!(?:it|its|them|their|this|that|these|those|the|a|an|any|"
-                        r"on|in|with|against|out|to|whether|if|how)\b)[\w-]+\s+[\w-]+))\s+(?P<what>[^?.!;]+)",
-                        re.IGNORECASE)
-# What a thing asked about is of ("knapsack instances"): held by an abstract, it does not make the thing held.
-_HEADS = frozenset("instance instances setting settings scenario scenarios case cases domain domains example examples "
-                   "variant variants version versions too also well either".split())
-
-
-def unfit(question: str, texts: list[str]) -> list[str]:
-    """"does it work for Chinese or multilingual chats?": the topic words of what the method is asked to work for,
-    when no text holds any of them (one held, "does it work on video?", is for the answer to say)."""
-    from rag.nearmiss import asking_words
-
-    asked = _WORKS_FOR.search(question) if _YES_NO.match(question) else None
-    what = asked.group("what") if asked else ""
-    topic = content_words(what) - asking_words()
-    own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic  # (as the user wrote them)
-           and w.lower() not in _HEADS | GENERIC_WORDS]
-    # ("does it only handle one-step backups?" of an abstract extending to "multi-step" operators: for the answer)
-    other_kind = any(re.search(rf"\w-{re.escape(w.lower().rpartition('-')[2])}\b", t.lower()) for w in own if "-" in w
-                     for t in texts)
-    return own if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own) else []
 
 
 def on_last(turn: Turn, papers: list[Paper]) -> bool:

@@ -623,7 +623,7 @@ def test_guesses_offered_after_a_one_paper_answer_stay_on_that_paper(engine) -> 
     ("Did they evaluate it on video diffusion?", []),
 ])
 def test_whether_a_method_works_for_something_no_abstract_mentions(question: str, missing: list[str]) -> None:
-    from rag.unstated import unfit
+    from rag.tried_on import unfit
 
     assert unfit(question, ["A retention gate for video diffusion models."]) == missing
 

@@ -1,0 +1,52 @@
+"""What a yes/no question asks a method to work for, to have been tried on or done in ("does it work for Chinese?",
+"did MaskCO try knapsack instances too?", "did they synthesize any of them in a wet lab?"), and whether the papers'
+abstracts hold any of it: ``rag.unstated`` refuses such a turn, naming the missing words, rather than answering with
+the papers' nearest sentences."""
+
+from __future__ import annotations
+
+import re
+
+from rag.asks import unstated
+from rag.tokens import content_words
+from rag.topic_words import GENERIC_WORDS
+
+# Asked yes or no ("Do any of those …?", "does it work for …?"), and what the method is asked to work for.
+_LEAD = r"^\W*(?:(?:for|about|on|re|back\s+to)\s+[^,?:]{1,40}[,:]\s*)?"  # ("for TikZilla, do they …?")
+YES_NO = re.compile(_LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?(?:do|does|did|is|are|was|were|can|could|"
+                     r"has|have|would|will)\b", re.IGNORECASE)
+_WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over)\s+"
+                        r"(?:also\s+|well\s+)?(?:to|for|on|with)"
+                        # "does it cover Lean or Coq as well?", "did they validate any of their molecules in a wet lab?"
+                        r"|(?:cover|covers|support|supports|include|includes|handle|handles)"
+                        r"|(?:test|tested|validate|validated|evaluate|evaluated|try|tried)\s+(?:[\w-]+\s+){0,5}?"
+                        r"(?:in|on|with|against)"
+                        # "did MaskCO try knapsack instances too?": what it was tried on, named right after the verb
+                        r"|(?:try|tried|test|tested)(?=\s+(?!(?:it|its|them|their|this|that|these|those|the|a|an|any|"
+                        r"on|in|with|against|out|to|whether|if|how)\b)[\w-]+\s+[\w-]+))\s+(?P<what>[^?.!;]+)",
+                        re.IGNORECASE)
+# "did they synthesize any of the molecules in a wet lab?": where the paper's authors did it, named at the end (asked of
+# them: not "is there work on … using where people look?", a search)
+_DONE_IN = re.compile(_LEAD + r"(?:(?:and|so|but|ok(?:ay)?|also|then)\W+)?(?:do|does|did|is|are|was|were)\s+"
+                      r"(?:they|it|the\s+authors)\b(?!\s+have\s+(?:any|some)thing)[^?]*\s(?:in|on|with|using|via|"
+                      r"against|for)\s+(?P<what>(?:[\w-]+\s+){0,3}[\w-]+)\s*\?+\s*$", re.IGNORECASE)
+# What a thing asked about is of ("knapsack instances"): held by an abstract, it does not make the thing held.
+_HEADS = frozenset("instance instances setting settings scenario scenarios case cases domain domains example examples "
+                   "variant variants version versions too also well either specifically particular particularly "
+                   "exactly separately individually explicitly".split())
+
+
+def unfit(question: str, texts: list[str]) -> list[str]:
+    """"does it work for Chinese or multilingual chats?": the topic words of what the method is asked to work for,
+    when no text holds any of them (one held, "does it work on video?", is for the answer to say)."""
+    from rag.nearmiss import asking_words
+
+    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question)) if YES_NO.match(question) else None
+    what = asked.group("what") if asked else ""
+    topic = content_words(what) - asking_words()
+    own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic  # (as the user wrote them)
+           and w.lower() not in _HEADS | GENERIC_WORDS]
+    # ("does it only handle one-step backups?" of an abstract extending to "multi-step" operators: for the answer)
+    other_kind = any(re.search(rf"\w-{re.escape(w.lower().rpartition('-')[2])}\b", t.lower()) for w in own if "-" in w
+                     for t in texts)
+    return own if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own) else []
