@@ -12,7 +12,10 @@ _WHY_OPENS = r"^\W*(?:[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\
 _ASPECTS = (
     # "what do they think is behind it?", "what's behind the gap?": a cause, which the authors' finding says
     (Aspect.WHY, re.compile(r"\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:really\s+|actually\s+)?behind\b|"
-                            r"\b(?:think|thinks|say|says|believe|suspect)\s+(?:is|are|was|were)\s+behind\b", re.I)),
+                            r"\b(?:think|thinks|say|says|believe|suspect)\s+(?:is|are|was|were)\s+behind\b|"
+                            # "what went wrong when they first trained on …?": what their analysis found (not "what
+                            # goes wrong with current methods?", the problem)
+                            r"\bwhat\s+went\s+wrong\s+(?:when|once|after)\s+(?:they|the\s+authors|it|we)\b", re.I)),
     # ("What's MaskCO?", not "What's wrong with the existing …?", a problem)
     (Aspect.WHICH, re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what's|who\s+(?:is|are))\s+(?!the\b|its\b|their\b|his\b|her\b|"
                               r"this\b|that\b|these\b|those\b|a\b|an\b|"
@@ -63,6 +66,7 @@ _ASPECTS = (
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
                                r"by\s+how\s+much|what\s+(?:figure|number)|numbers|stats|beats?|"  # ("speed numbers?")
+                               r"beating|"
                                r"empirical(?:ly)?|"
                                r"compared\s+(?:to|with)\s+baselines?|fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
@@ -84,8 +88,9 @@ _ASPECTS = (
     (Aspect.PROBLEM, re.compile(r"\b(?:(?:what|which)\s+(?:[\w-]+\s+)?(?:problem|issue|limitation|challenge|gap|harm|"
                                 r"risk|threat|danger|bottleneck)s?|"  # (not "what flaws do they find?", a finding)
                                 r"(?:what|which)\s+(?:[\w-]+\s+)?(?:shortcoming|drawback|flaw|weakness(?:es)?|"
-                                r"deficienc(?:y|ies))s?(?![^?]*\b(?:find|found|identif\w*|uncover\w*|reveal\w*|observe\w*|"
-                                r"expose\w*|spot\w*|show\w*|pin\w*\s+down|point\w*\s+(?:out|to)|diagnos\w*)\b)|"
+                                r"deficienc(?:y|ies))s?(?![^?]*\b(?:find|found|identif\w*|uncover\w*|reveal\w*|"
+                                r"observe\w*|expose\w*|spot\w*|show\w*|pin\w*\s+down|point\w*\s+(?:out|to)|"
+                                r"diagnos\w*)\b)|"
                                 r"what(?:['’]s|\s+(?:is|are|was|were))\s+(?:the\s+|their\s+|its\s+)?(?:main\s+|key\s+|"
                                 r"core\s+)?(?:problem|issue|limitation|challenge|gap)s?\b|"
                                 r"motivat\w*|"
@@ -141,6 +146,11 @@ _SHORT = re.compile(r"(?<![\w+&-])(?:" + "|".join(re.escape(k) for k in _SHORTHA
 def unabbreviated(question: str) -> str:
     """"models + eval data?" → "models and evaluation data?"."""
     return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], question)
+
+
+def asks_kind(question: str) -> bool:
+    """"what kind of experiments …?": a description answers it, not a name (see ``pipeline.decide``)."""
+    return bool(re.search(r"\b(?:kinds?|sorts?|types?)\s+of\b", question, re.IGNORECASE))
 
 
 def _aspect(question: str) -> Aspect:

@@ -231,7 +231,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     from rag.unstated import on_last, unless_offered, unless_unstated
 
     if turn.on_table:  # the user points at these papers: answered from them
-        from rag.aspects import asks_figure, aspect
+        from rag.aspects import asks_figure, asks_kind, aspect
         from rag.plan import names_data
         from rag.properties import reported
         from rag.roles import Aspect
@@ -239,10 +239,10 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         asked = turn.said if turn.said and turn.said in turn.question else turn.question  # what a reference left of it
         held = coverage(asked, [h.paper for h in turn.hits])  # ("Take A, B and C in that order. Which problems …")
         # Only a question for a figure or a named thing ("How many GPU hours …?") asks for a fact an abstract may lack
-        said = [s.text for e in turn.evidence for s in e.sentences]  # (the sentences split already)
-        specific = ((kind := aspect(asked)) is Aspect.DATA or kind is Aspect.RESULT and asks_figure(asked)) and not (
-            reported(asked, said) or kind is Aspect.DATA and all(  # (each paper naming its data: "… on GSM8K, …")
-                any(names_data(s.text) for s in e.sentences) for e in turn.evidence))
+        said = [s.text for e in turn.evidence for s in e.sentences]  # (not "what kind of experiments …?", described)
+        specific = ((kind := aspect(asked)) is Aspect.DATA and not asks_kind(asked) or kind is Aspect.RESULT and
+                    asks_figure(asked)) and not (reported(asked, said) or kind is Aspect.DATA and all(
+                        any(names_data(s.text) for s in e.sentences) for e in turn.evidence))  # (each: "on GSM8K, …")
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import evidence_for
