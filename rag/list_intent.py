@@ -11,7 +11,8 @@ _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60}
 _AFTER = (r"(?:(?!(?:of|among|amongst|between|from|these|those|them|both)\b)[\w'’-]+\s+){0,2}"
           r"(?!(?:these|those|them|both)\b)[\w'’-]+,\s+")
 _LIST = re.compile(
-    rf"(?:^|[.!:]\s|\s[-–—]\s|^{_AFTER}){_BESIDES}\s*(?:(?:ok(?:ay)?|so|and|then|also|anyway|btw|by\s+the\s+way|oh)\b[\s,]*)*"
+    rf"(?:^|[.!:]\s|\s[-–—]\s|^{_AFTER}){_BESIDES}\s*"  # ("it mentions X - which papers …?": after a dash too)
+    r"(?:(?:ok(?:ay)?|so|and|then|also|anyway|btw|by\s+the\s+way|oh)\b[\s,]*)*"
     r"(which|what|list|name|find|show me|give me)\s+"
     r"(?:(?:a\s+few|a\s+couple\s+of|some|all|the|more|other|of\s+(?:the|these|those)(?:\s+\d+)?)\s+)*"
     r"(?:(?!(?:do|does|did|are|is|was|were|have|has|can|could|would|should)\b)[\w-]+\s+){0,2}"

@@ -22,7 +22,8 @@ _ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|me
                          rf"\b(?:that|this)\s+{_CALLED_AS}\s+(?:model|framework|benchmark)\b|"
                          # (or what the question is about, up front: "the catalysis benchmark - what tasks …?")
                          # ("going back to the creative-ideation framework: what are its …?")
-                         rf"(?:^\W*|\bback\s+to\s+)the\s+{_CALLED_AS}\s+(?:model|framework|benchmark|dataset)\s*(?:[-–—:,])",
+                         rf"(?:^\W*|\bback\s+to\s+)the\s+{_CALLED_AS}\s+(?:model|framework|benchmark|dataset)"
+                         r"\s*(?:[-–—:,])",
                          re.IGNORECASE)
 _PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 

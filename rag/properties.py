@@ -42,7 +42,8 @@ _HEDGES = frozenset("roughly approximately overall broadly generally mostly main
                     # (and how a figure is asked for: "Which papers report a concrete speedup factor?")
                     "report reports reported reporting concrete factor factors figure figures number numbers "
                     "give gives giving claim claims claimed "
-                    "n-times n-fold x-times x-fold k-times k-fold nx".split())  # (a ratio's placeholder: "N-times speedup")
+                    # (a ratio's placeholder: "a concrete N-times speedup")
+                    "n-times n-fold x-times x-fold k-times k-fold nx".split())
 _CACHE: weakref.WeakKeyDictionary[HybridRetriever, dict] = weakref.WeakKeyDictionary()
 
 

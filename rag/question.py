@@ -75,13 +75,15 @@ def without_likened(question: str) -> str:
 # it leaves out; "… problems (TSP, bin packing, LP/MIP modeling, that sort of thing)?", "(building PRMs, analyzing RMs,
 # improving verifiers...)", after a dash, open-ended: "… - routing, TSP, bin packing, that sort of thing?": examples)
 DASHED_EXAMPLES = (r"\s+[-–—:]\s+((?:[^()?;!,:–—]{1,40},\s*)+[^()?;!,:–—]*?(?:\.\.\.|…|\betc\.?|"
-                   r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar))\s*(?=[?!]|$)")
+                   r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar|\band\s+the\s+like))\s*(?=[?!]|$)")
 # (the words that leave something out, in brackets and after a comma alike; examples closing it: ", like 'N× faster'?")
 _LEAVING = r"excluding|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving\s+out|but\s+not"
 _EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|"
                        rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:\.\.\.|…|\betc\.?|"
                        r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)\s*)\)|" + DASHED_EXAMPLES +
-                       r"|,\s*(?:like|e\.\s?g\.?|such\s+as|say)\s+[^,;()?!]{1,40}?(?=\s*[?!]*\s*$)", re.I)
+                       r"|,\s*(?:like|e\.\s?g\.?|such\s+as|say)\s+[^,;()?!]{1,40}?(?=\s*[?!]*\s*$)"
+                       # (", competition math and the like?")
+                       r"|,\s*[^,;()?!]{1,40}?\s+(?:and|or)\s+the\s+like(?=\s*[?!]*\s*$)", re.I)
 # What such a bracket or clause leaves out ("ignoring the TikZ one"): the papers it names are not listed
 _LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|"
                          rf",\s*(?:except(?:\s+for)?|{_LEAVING})\s+([^,?.;!()]*)", re.IGNORECASE)
