@@ -51,6 +51,10 @@ def test_the_kind_of_data_or_experiments_asked_for(engine) -> None:
     assert aspect("the latter: what sort of biological data is it built for?") is Aspect.DATA
     *_, experiments = _chat(engine, "FutureFill - what kind of experiments back up the theory?")
     assert "language modeling experiments" in experiments.text
+    # Asked of the paper on the table, a kind is described, not named: no refusal because no dataset is named.
+    *_, backed = _chat(engine, "FutureFill - what does it speed up?",
+                       "what kind of experiments do they back it up with")
+    assert not backed.refused and "language modeling experiments" in backed.text
 
 
 def test_a_shortcoming_asked_for_is_the_problem_a_finding_is_not() -> None:
