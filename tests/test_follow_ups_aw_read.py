@@ -23,6 +23,9 @@ def test_a_paper_of_the_kind_a_list_asks_for_is_listed(engine) -> None:
     *_, benchmarks = _chat(engine, "which papers in this set introduce a new benchmark as a main contribution?")
     # (CatalystBench, whose sentences say "benchmark" in passing, had been left out)
     assert {CATALYST, VERIEQUIV, AUTOEXPERIMENT} <= set(cited(benchmarks))
+    # Asked with a topic besides the kind, a paper of the kind is listed for the topic, not for its title.
+    *_, code = _chat(engine, "which papers are benchmarks for code?")
+    assert {VERIEQUIV, AUTOEXPERIMENT} <= set(cited(code)) and CATALYST not in cited(code)
 
 
 def test_separate_thing_changes_the_subject(engine) -> None:
