@@ -8,6 +8,7 @@ import re
 
 from rag.roles import Aspect
 
+_KIND_OF = r"(?:kinds?|types?|sorts?)\s+of"  # ("what kind of experiments …?")
 _WHY_OPENS = r"^\W*(?:[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why …", "so why …")
 _ASPECTS = (
     # "what do they think is behind it?", "what's behind the gap?": a cause, which the authors' finding says
@@ -42,7 +43,7 @@ _ASPECTS = (
                                 r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\s+(?:from|in)\b", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
-                             r"what\s+(?:kinds?|types?|sorts?)\s+of\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
+                             rf"what\s+{_KIND_OF}\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
                              r"evidence)\b|"  # ("what sort of biological data is it built for?")
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
                              r"models?\s+and\s+(?:(?:evaluation\s+)?data(?:sets?)?|evaluations?)|"
@@ -150,7 +151,7 @@ def unabbreviated(question: str) -> str:
 
 def asks_kind(question: str) -> bool:
     """"what kind of experiments …?": a description answers it, not a name (see ``pipeline.decide``)."""
-    return bool(re.search(r"\b(?:kinds?|sorts?|types?)\s+of\b", question, re.IGNORECASE))
+    return bool(re.search(rf"\b{_KIND_OF}\b", question, re.IGNORECASE))
 
 
 def _aspect(question: str) -> Aspect:

@@ -13,7 +13,8 @@ from rag.topic_words import GENERIC_WORDS
 
 # Asked yes or no ("Do any of those …?", "does it work for …?"), and what the method is asked to work for.
 _LEAD = r"^\W*(?:(?:for|about|on|re|back\s+to)\s+[^,?:]{1,40}[,:]\s*)?"  # ("for TikZilla, do they …?")
-YES_NO = re.compile(_LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?(?:do|does|did|is|are|was|were|can|could|"
+_OPENS = _LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?"  # (and a chat opener: "so did they …?")
+YES_NO = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were|can|could|"
                      r"has|have|would|will)\b", re.IGNORECASE)
 _WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over)\s+"
                         r"(?:also\s+|well\s+)?(?:to|for|on|with)"
@@ -27,7 +28,7 @@ _WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers
                         re.IGNORECASE)
 # "did they synthesize any of the molecules in a wet lab?": where the paper's authors did it, named at the end (asked of
 # them: not "is there work on … using where people look?", a search)
-_DONE_IN = re.compile(_LEAD + r"(?:(?:and|so|but|ok(?:ay)?|also|then)\W+)?(?:do|does|did|is|are|was|were)\s+"
+_DONE_IN = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were)\s+"
                       r"(?:they|it|the\s+authors)\b(?!\s+have\s+(?:any|some)thing)[^?]*\s(?:in|on|with|using|via|"
                       r"against|for)\s+(?P<what>(?:[\w-]+\s+){0,3}[\w-]+)\s*\?+\s*$", re.IGNORECASE)
 # What a thing asked about is of ("knapsack instances"): held by an abstract, it does not make the thing held.

@@ -53,7 +53,9 @@ class Hit:
     bm25_score: float | None = None
     sentence_score: float | None = None  # best cosine similarity of any single sentence
     headline_score: float | None = None  # multilingual-e5 similarity of title + first sentence (non-English)
-    part: str | None = None  # the piece of the question it answers (compared; a list's alternative it came first for)
+    # the piece of the question it answers (compared; a list's alternative it came first for; "" for a paper of the kind
+    # a list asks for alone, ``alternatives.search_each``): a list keeps it whenever it clears the evidence floor
+    part: str | None = None
 
 
 @dataclass
