@@ -13,9 +13,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.roles import ASPECT_CUES, WANTED, Aspect, Role, proposes, releases, role_of
+from rag.cues import (ACTS_ON, CUES, FINDING, GAP, GOES_ON, IMPROVES, LINK, OTHERS_WORK, RAN_ON, SPELLS_OUT, WHY_CUE,
+                      names_data)
+from rag.roles import WANTED, Aspect, Role, proposes, releases, role_of
 from rag.standalone import Quote, enumeration_rest, leans_back, quotes_of
-from rag.tokens import NAMED_THING, content_words, stems
+from rag.tokens import content_words, stems
 from rag.types import Evidence, EvidenceSentence
 
 # How much a sentence's role and cue words count against its fit to the question (cosine-blend units, where the
@@ -25,50 +27,17 @@ ROLE_BONUS = (0.08, 0.04)  # the aspect's first and second wanted role
 WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, whichever sentence words X best
 # "Which datasets?" is answered by the sentence naming them, not by one that says "datasets"; "Why …?" by the one
 # saying what the authors found, not by one restating the question: their cues count more.
-CUE_BONUS, STRONG_CUE_BONUS, _NAMED_THING = 0.06, 0.15, re.compile(NAMED_THING)
-# Cues beside ``roles.ASPECT_CUES`` (here: an edit there makes every index's stored roles stale). "The authors benchmark
-# their method across three representative PDE benchmarks." answers "benchmarks?" too.
-_DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
-                       r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b"
-                       # (opening the sentence: "Experiments on 430 FDA-approved drugs …")
-                       r"|^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b"
-                       # ("We validate our theoretical claims with language modeling experiments")
-                       r"|\b(?:with|through|via)\s+(?!(?i:some|the|our|their|these|extensive|several|many|various|"
-                       r"additional|further|comprehensive|numerous|empirical)\b)(?:[\w-]+\s+){1,3}?"
-                       r"(?i:experiments|evaluations|simulations)\b")
-# "To understand this gap, we … identify the primary bottleneck: the datasets themselves, …" says why, too.
-_WHY_CUE = re.compile(rf"{ASPECT_CUES[Aspect.WHY].pattern}|\b(?:identif\w*|pinpoint\w*)\s+(?:\w+\s+){{0,3}}?"
-                      r"(?:bottlenecks?|causes?|culprits?|reasons?|sources?)\b", re.I)
-# What others did ("However, existing in-generation approaches are non-blind: …"), in a sentence of the problem role.
-_OTHERS_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|conventional|traditional)\s+(?:[\w-]+\s+){0,3}?"
-                          r"(?:methods?|approaches|works?|models?|techniques|metrics|systems|efforts|architectures|llms|"
-                          r"frameworks|strategies|benchmarks|datasets|studies|solutions|pipelines|schemes)\b", re.I)
-_WORD, _LINK = re.compile(r"[a-z]+"), re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
+CUE_BONUS, STRONG_CUE_BONUS = 0.06, 0.15
+_WORD = re.compile(r"[a-z]+")
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
 RELATIVE_REST = 0.8  # a paper's best sentence under the evidence floor is shown if it fits this share of the lead's fit
 GAP_PENALTY = 0.3  # what "remains largely unexplored" never leads an answer to what they do, how or how well
-_GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+)?(?:unexplored|underexplored|"
-                  r"under-explored|unclear|unknown|understudied|open(?![\w-])|(?:poorly|not\s+well)\s+understood)\b|"
-                  r"\blittle\s+is\s+known\b|\bopen\s+questions?\b")
 BACKGROUND_PENALTY = 0.08  # the field's background, or a sentence of no role ("Code is available at …")
-# A sentence that spells out the one before it: shown after a lead that only announces ("We provide evidence against
-# alternative hypotheses." → "Most notably, we challenge the claim that …").
-_SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?notably|for\s+(?:example|instance)|"
-                         r"concretely|namely|more\s+precisely|in\s+detail)\b")
-# What the paper does about the sentence before ("Our key insight is that … necessitates explicit guidance …. To this
-# end, we propose a … framework that …"): how it acts on it.
-_ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
-                      r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b|to\s+(?:overcome|address|tackle|"
-                      r"solve|mitigate|remedy|alleviate|resolve|bridge|close|fill)\s+(?:this|these|that|those|such)\b)")
 # In a comparison or a list, a proposal that says no more than the method's name ("To address this challenge, we
 # introduce Robust Preference Optimization (RPO).") brings the next sentence, saying what it is ("RPO uses EM …").
 _ONLY_PROPOSING = frozenset("address tackle overcome challenge challenges issue issues problem problems limitation "
                             "limitations gap gaps end introduce propose present novel new simple method approach "
                             "framework paper work study authors call dub dubbed term termed named".split())
-# What the authors found, as a finding or a cause ("Our main finding … is that …"), not how well it worked
-# ("Extensive experiments demonstrate that DG consistently improves …").
-_FINDING = re.compile(r"\b(?:findings?|(?:we|they|authors)\s+(?:\w+\s+){0,2}(?:find|found)\s+that|root\s+cause|because|"
-                      r"due\s+to|caused\s+by|attribut\w*\s+to|stems?\s+from)\b", re.I)
 # "What is an EX-RM?", "remind me what OR-ProcessQA is": a name asked to be explained (an acronym or a coined word).
 _WHAT_IS = re.compile(r"(?i:\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:an?\s+|the\s+)?)((?=[\w-]*[A-Z])[A-Za-z][\w-]*"
                       r"[A-Z][\w-]*)(?i:\s+(?:is|are|exactly|again|actually|mean|means|stands?\s+for)\b|\s*[?.!]*\s*$)")
@@ -127,11 +96,11 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score += WHICH_BONUS
     elif its_role in roles:
         score += ROLE_BONUS[min(roles.index(its_role), len(ROLE_BONUS) - 1)]
-    cue = {Aspect.DATA: _DATA_CUE, Aspect.WHY: _WHY_CUE}.get(wanted, ASPECT_CUES.get(wanted))
+    cue = CUES.get(wanted)
     # (Not in a link: "…/anonymous-llm-pruning-D884/" names no model. The field's background holds what a problem
     # question's cues look for: why the work is needed.)
     if (cue is not None and (its_role is not Role.BACKGROUND or wanted is Aspect.PROBLEM)
-            and cue.search(_LINK.sub("", sentence.text))):
+            and cue.search(LINK.sub("", sentence.text))):
         score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY, Aspect.PROBLEM) else CUE_BONUS
     # (… and, asked how it works, what is wrong with earlier work: "what are its main building blocks?")
     if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER or (
@@ -139,21 +108,16 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score -= BACKGROUND_PENALTY
     if reports is not None and reports(sentence.text):
         score += STRONG_CUE_BONUS
-    if wanted is Aspect.DATA and names_data(sentence.text):  # ("… apply it to Llama-7B …", not "… massive datasets")
+    # ("… apply it to Llama-7B …", "Experiments on 430 FDA-approved drugs …"; not "… massive datasets")
+    if wanted is Aspect.DATA and (names_data(sentence.text, name) or RAN_ON.match(sentence.text)):
         score += CUE_BONUS
     # "how do they train …?": "… is trained by …"; "what … do they propose?": "we propose …" (a word ``content_words``
     # leaves out); what the paper does, not what others do ("Current molecule LLMs are limited by representing …")
     if verb and its_role in (Role.METHOD, Role.RESULT) and _holds_verb(sentence.text, verb):
         score += STRONG_CUE_BONUS
-    if wanted in (Aspect.METHOD, Aspect.RESULT, Aspect.WHY, Aspect.DATA) and _GAP.search(sentence.text):
+    if wanted in (Aspect.METHOD, Aspect.RESULT, Aspect.WHY, Aspect.DATA) and GAP.search(sentence.text):
         score -= GAP_PENALTY  # what is not yet known answers no question but what the problem is
     return score
-
-
-def names_data(text: str) -> bool:
-    """The sentence names what the paper was run on, a dataset or model by a name with a figure ("GSM8K, MATH-500",
-    "Llama-7B and Llama-2-13B"; not "three representative PDE benchmarks")."""
-    return bool(_NAMED_THING.search(_LINK.sub("", text)))
 
 
 def _holds_verb(text: str, verb: str) -> bool:
@@ -207,9 +171,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             (s for s in in_order if _names(s.text, defines.removesuffix("s"))), None)):
         lead = brings
     if earlier and wanted in (Aspect.PROBLEM, Aspect.WHY) and (faults := [
-            s for s in ranked if roles[s.position] is Role.PROBLEM and _OTHERS_WORK.search(s.text)]):
+            s for s in ranked if roles[s.position] is Role.PROBLEM and OTHERS_WORK.search(s.text)]):
         lead = faults[0]  # "what's wrong with the earlier methods?": the sentence saying what is wrong with them
-    elif not earlier and wanted in (Aspect.DATA, Aspect.METHOD) and _OTHERS_WORK.search(lead.text) and roles[
+    elif not earlier and wanted in (Aspect.DATA, Aspect.METHOD) and OTHERS_WORK.search(lead.text) and roles[
             lead.position] in (Role.PROBLEM, Role.BACKGROUND):  # (else the paper's own sentence leads, not others')
         lead = next((s for s in ranked if roles[s.position] not in (Role.PROBLEM, Role.BACKGROUND)), lead)
     lead = next((s for s in ranked if s.position == evidence.leads), lead)
@@ -223,7 +187,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             and not releases(s.text)]  # where the code is: only as the lead, when asked
     rest += [s for s in in_order if s.position in evidence.answering and evidence.best_score < floor and s is not lead
              and s not in rest and not releases(s.text) and (roles[s.position] is not Role.PROBLEM or  # (a part's
-                                                             _OTHERS_WORK.search(s.text))]  # answer, ``by_parts``)
+                                                             OTHERS_WORK.search(s.text))]  # answer, ``by_parts``)
     if release_asked:
         rest += [s for s in in_order if releases(s.text) and s is not lead and s not in rest][:1]
     if method_too and proposal is not None and proposal is not lead and proposal not in rest:
@@ -236,13 +200,15 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
         rest += [s for s in ranked if reports(s.text) and s is not lead and s not in rest][:REPORTED]
     # "Which models did they prune?" is answered by the sentence naming them ("Llama-7B and Llama-2-13B"), whichever
     # sentences echo the question's other words.
-    if wanted is Aspect.DATA and not any(_NAMED_THING.search(_LINK.sub("", s.text)) for s in [lead, *rest]):
-        rest += [s for s in ranked if _NAMED_THING.search(_LINK.sub("", s.text))][:1]
+    if wanted is Aspect.DATA and not any(names_data(s.text, name) for s in [lead, *rest]):
+        rest += [s for s in ranked if names_data(s.text, name)][:1]
+    if wanted is Aspect.DATA and count:  # "eval set?": each sentence saying what they ran it on ("Experiments on 430
+        rest += [s for s in in_order if RAN_ON.match(s.text) and s is not lead and s not in rest][:REPORTED]  # …")
     # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure; a
     # "why" question the first sentence saying what the authors found ("Our main finding … is that …").
     def found(s: EvidenceSentence) -> bool:
         if wanted is Aspect.WHY:
-            return bool(_WHY_CUE.search(s.text)) and roles[s.position] is not Role.BACKGROUND
+            return bool(WHY_CUE.search(s.text)) and roles[s.position] is not Role.BACKGROUND
         return roles[s.position] is Role.RESULT and any(c.isdigit() for c in s.text)
 
     after = next((s for s in in_order if s.position == lead.position + 1), None)
@@ -252,24 +218,32 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     # the paper does about the lead: "… necessitates explicit guidance …. To this end, …")
     bare = (lead_proposal or not count) and _bare(lead.text, evidence)  # (brings what it is: a comparison, a list)
     if after is not None and after not in rest and (
-            _SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and _ACTS_ON.match(after.text) or (
+            SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and ACTS_ON.match(after.text) or (
+                count and GOES_ON.match(after.text) and roles[after.position] is roles[lead.position]) or (
                 bare and roles[after.position] is Role.METHOD) or leans_back(after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
+    rest += [s for s in in_order if count and s.position - 1 in at and s.position not in at  # (any shown sentence's
+             and SPELLS_OUT.match(s.text)]  # detail: "… evidence against alternative hypotheses. Most notably, …")
     rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at
              and leans_back(s.text) and roles[s.position - 1] is Role.METHOD
              and roles[s.position] not in (Role.METHOD, Role.BACKGROUND)][:1]
     # A shown problem brings what the paper does about it, right after it ("… tends to overfit to the limited
     # calibration set, …" → "To overcome this difficulty, we update the pruned parameters under a rotation
     # constraint."); not when the question asks what the problem is (graders read the fix as padding there)
-    rest += [s for s in in_order if s.position - 1 in at and s.position not in at and _ACTS_ON.match(s.text)
+    rest += [s for s in in_order if s.position - 1 in at and s.position not in at and ACTS_ON.match(s.text)
              and roles[s.position - 1] is Role.PROBLEM and wanted in (Aspect.ANY, Aspect.WHICH, Aspect.METHOD)][:1]
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = None
-    if figure_too and not any(found(s) for s in [lead, *rest]):
-        result = next((s for s in in_order if found(s)), None)
+    unreported = reports is None or not any(reports(s.text) for s in in_order)  # (no sentence gives what it asks)
+
+    def gained(s: EvidenceSentence) -> bool:  # (a result saying it does better: "… improving performance in …")
+        return unreported and roles[s.position] is Role.RESULT and bool(IMPROVES.search(s.text))
+
+    if figure_too and not any(found(s) or gained(s) for s in [lead, *rest]):  # (no figure in the abstract: the
+        result = next((s for s in in_order if found(s) or gained(s)), None)  # first result saying it does better)
     if result_too:  # (an abstract with no figure: its first result, "reduces … from quadratic to quasilinear")
         result = next((s for s in in_order if found(s)), None) or next(
             (s for s in in_order if wanted is not Aspect.WHY and roles[s.position] is Role.RESULT), None)
@@ -281,7 +255,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     rest += [s for s in in_order if count and s.position not in at and {s.position - 1, s.position + 1} <= at
              and roles[s.position - 1] == roles[s.position] == roles[s.position + 1]]
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
-    if wanted is Aspect.WHY and result is not None and result in rest and _FINDING.search(result.text):
+    if wanted is Aspect.WHY and result is not None and result in rest and FINDING.search(result.text):
         shown = [result, *(s for s in shown if s is not result)]  # "what is causing the gap?": what they found
     quotes = quotes_of(shown, evidence.sentences, evidence.hit.paper.acronyms)
     if bare and len(quotes) > 1 and quotes[1].sentences[0].position == lead.position + 1 and roles[

@@ -1,0 +1,68 @@
+"""Cue words of the answer plan (``rag.plan``): what tells, beyond its role, that a sentence answers what a question
+asks (a named dataset, a cause, what is still unknown), or that it goes with the sentence before it ("Specifically, …",
+"To this end, …", "We also …"). Cues beside ``roles.ASPECT_CUES``: an edit there makes every index's stored roles
+stale; edits here do not."""
+
+from __future__ import annotations
+
+import re
+
+from rag.roles import ASPECT_CUES, Aspect
+from rag.tokens import NAMED_THING
+from rag.types import Evidence
+
+LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
+# A dataset, benchmark or model by its name: with a figure ("GSM8K", "Llama-7B") or named as benchmarks are
+# ("LiveCodeBench", "SWE-bench", "AlpacaEval", "HotpotQA", "Chatbot Arena"; not the paper's own: "CatalystBench")
+_NAMED_THING, _BENCHMARK = re.compile(NAMED_THING), re.compile(r"\b[A-Z][\w-]*(?:Bench|-bench|Eval|QA|Arena|Gym)\b")
+# What they ran it on, opening the sentence ("Experiments on 430 FDA-approved drugs …", "When tested on 122 …").
+RAN_ON = re.compile(r"^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b")
+# "The authors benchmark their method across three representative PDE benchmarks." answers "benchmarks?" too.
+DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
+                      r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b"
+                      # (opening the sentence: "Experiments on 430 FDA-approved drugs …")
+                      rf"|{RAN_ON.pattern}"
+                      # ("We validate our theoretical claims with language modeling experiments")
+                      r"|\b(?:with|through|via)\s+(?!(?i:some|the|our|their|these|extensive|several|many|various|"
+                      r"additional|further|comprehensive|numerous|empirical)\b)(?:[\w-]+\s+){1,3}?"
+                      r"(?i:experiments|evaluations|simulations)\b")
+# "To understand this gap, we … identify the primary bottleneck: the datasets themselves, …" says why, too.
+WHY_CUE = re.compile(rf"{ASPECT_CUES[Aspect.WHY].pattern}|\b(?:identif\w*|pinpoint\w*)\s+(?:\w+\s+){{0,3}}?"
+                     r"(?:bottlenecks?|causes?|culprits?|reasons?|sources?)\b", re.I)
+CUES = {**ASPECT_CUES, Aspect.DATA: DATA_CUE, Aspect.WHY: WHY_CUE}
+# What others did ("However, existing in-generation approaches are non-blind: …"), in a sentence of the problem role.
+OTHERS_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|conventional|traditional)\s+(?:[\w-]+\s+){0,3}?"
+                         r"(?:methods?|approaches|works?|models?|techniques|metrics|systems|efforts|architectures|llms|"
+                         r"frameworks|strategies|benchmarks|datasets|studies|solutions|pipelines|schemes)\b", re.I)
+GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+)?(?:unexplored|underexplored|"
+                 r"under-explored|unclear|unknown|understudied|open(?![\w-])|(?:poorly|not\s+well)\s+understood)\b|"
+                 r"\blittle\s+is\s+known\b|\bopen\s+questions?\b")
+# A sentence that spells out the one before it: shown after a lead that only announces ("We provide evidence against
+# alternative hypotheses." → "Most notably, we challenge the claim that …").
+SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?notably|for\s+(?:example|instance)|"
+                        r"concretely|namely|more\s+precisely|in\s+detail)\b")
+# More of the same kind, after the sentence before ("We analyze … by providing bounds on the KL divergence …. We also
+# study the regret gap, …"): it goes on with the lead's account.
+GOES_ON = re.compile(r"(?i)^\W*(?:(?:we|they|it|the\s+authors|this\s+(?:work|paper|study))\s+(?:also|further)\b|"
+                     r"furthermore|additionally|in\s+addition|moreover)")
+# What the paper does about the sentence before ("Our key insight is that … necessitates explicit guidance …. To this
+# end, we propose a … framework that …"): how it acts on it.
+ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
+                     r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b|to\s+(?:overcome|address|tackle|"
+                     r"solve|mitigate|remedy|alleviate|resolve|bridge|close|fill)\s+(?:this|these|that|those|such)\b)")
+# A result saying the method does better ("… improving performance in hard-exploration and long-horizon tasks").
+IMPROVES = re.compile(r"\b(?:improv\w*|outperform\w*|surpass\w*|gains?|boost\w*|better|superior)\b", re.I)
+# What the authors found, as a finding or a cause ("Our main finding … is that …"), not how well it worked
+# ("Extensive experiments demonstrate that DG consistently improves …").
+FINDING = re.compile(r"\b(?:findings?|(?:we|they|authors)\s+(?:\w+\s+){0,2}(?:find|found)\s+that|root\s+cause|because|"
+                     r"due\s+to|caused\s+by|attribut\w*\s+to|stems?\s+from)\b", re.I)
+
+
+def names_data(text: str | Evidence, own: str = "") -> bool:
+    """The sentence names what the paper was run on, a dataset or model by a name with a figure ("GSM8K, MATH-500",
+    "Llama-7B and Llama-2-13B"; not "three representative PDE benchmarks") or a benchmark's ("LiveCodeBench"), other
+    than ``own``, the paper's (given a paper's evidence: one of its sentences does)."""
+    if isinstance(text, Evidence):
+        return any(names_data(s.text, text.hit.paper.short_name) for s in text.sentences)
+    text = LINK.sub("", text)
+    return bool(_NAMED_THING.search(text)) or any(m.group(0) != own for m in _BENCHMARK.finditer(text))
