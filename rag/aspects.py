@@ -43,7 +43,7 @@ _ASPECTS = (
                                 r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\s+(?:from|in)\b", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
-                             rf"what\s+{_KIND_OF}\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
+                             rf"(?:what|which|the)\s+{_KIND_OF}\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
                              r"evidence)\b|"  # ("what sort of biological data is it built for?")
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
                              r"models?\s+and\s+(?:(?:evaluation\s+)?data(?:sets?)?|evaluations?)|"
