@@ -30,7 +30,8 @@ QUESTION_WORDS = frozenset(
     "right "
     "anyone anybody someone somebody shown "  # "has anyone shown …": who did it is not the topic
     "came come comes "  # "and which came out best?"
-    "s re ve ll d m t".split())  # what is left of "what's", "they're", "don't"
+    "s re ve ll d m t "  # what is left of "what's", "they're", "don't"
+    "don doesn didn isn aren wasn weren hasn haven hadn couldn shouldn wouldn mustn needn".split())  # and of "n't"
 # The frame of a question asking for several papers ("Which papers …", "Are there any works on …"): it says
 # what is wanted, not what about. Embedded with the question, it pulls the dense rankings towards
 # abstracts that talk about "papers" and "works"; the dense rankings and the evidence stage embed the
