@@ -1,7 +1,7 @@
 """Cue words of the answer plan (``rag.plan``): what tells, beyond its role, that a sentence answers what a question
 asks (a named dataset, a cause, what is still unknown), or that it goes with the sentence before it ("Specifically, …",
-"To this end, …", "We also …"). Cues beside ``roles.ASPECT_CUES``: an edit there makes every index's stored roles
-stale; edits here do not."""
+"To this end, …"). Cues beside ``roles.ASPECT_CUES``: an edit there makes every index's stored roles stale; edits here
+do not."""
 
 from __future__ import annotations
 
@@ -41,10 +41,6 @@ GAP = re.compile(r"(?i)\b(?:remains?|remained|is|are)\s+(?:still\s+|largely\s+)?
 # alternative hypotheses." → "Most notably, we challenge the claim that …").
 SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?notably|for\s+(?:example|instance)|"
                         r"concretely|namely|more\s+precisely|in\s+detail)\b")
-# More of the same kind, after the sentence before ("We analyze … by providing bounds on the KL divergence …. We also
-# study the regret gap, …"): it goes on with the lead's account.
-GOES_ON = re.compile(r"(?i)^\W*(?:(?:we|they|it|the\s+authors|this\s+(?:work|paper|study))\s+(?:also|further)\b|"
-                     r"furthermore|additionally|in\s+addition|moreover)")
 # What the paper does about the sentence before ("Our key insight is that … necessitates explicit guidance …. To this
 # end, we propose a … framework that …"): how it acts on it.
 ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"

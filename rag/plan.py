@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.cues import (ACTS_ON, CUES, FINDING, GAP, GOES_ON, IMPROVES, LINK, OTHERS_WORK, RAN_ON, SPELLS_OUT, WHY_CUE,
+from rag.cues import (ACTS_ON, CUES, FINDING, GAP, IMPROVES, LINK, OTHERS_WORK, RAN_ON, SPELLS_OUT, WHY_CUE,
                       names_data)
 from rag.roles import WANTED, Aspect, Role, proposes, releases, role_of
 from rag.standalone import Quote, enumeration_rest, leans_back, quotes_of
@@ -29,6 +29,8 @@ WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, 
 # saying what the authors found, not by one restating the question: their cues count more.
 CUE_BONUS, STRONG_CUE_BONUS = 0.06, 0.15
 _WORD = re.compile(r"[a-z]+")
+IMPROVE_ASKED = stems(set("gain gains improve improves improvement improvements better help helps benefit benefits "
+                          "outperform outperforms advantage advantages".split()))
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
 RELATIVE_REST = 0.8  # a paper's best sentence under the evidence floor is shown if it fits this share of the lead's fit
 GAP_PENALTY = 0.3  # what "remains largely unexplored" never leads an answer to what they do, how or how well
@@ -219,13 +221,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     bare = (lead_proposal or not count) and _bare(lead.text, evidence)  # (brings what it is: a comparison, a list)
     if after is not None and after not in rest and (
             SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and ACTS_ON.match(after.text) or (
-                count and GOES_ON.match(after.text) and roles[after.position] is roles[lead.position]) or (
                 bare and roles[after.position] is Role.METHOD) or leans_back(after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
-    rest += [s for s in in_order if count and s.position - 1 in at and s.position not in at  # (any shown sentence's
-             and SPELLS_OUT.match(s.text)]  # detail: "… evidence against alternative hypotheses. Most notably, …")
     rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at
              and leans_back(s.text) and roles[s.position - 1] is Role.METHOD
              and roles[s.position] not in (Role.METHOD, Role.BACKGROUND)][:1]
@@ -237,9 +236,11 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     for sentence in [lead, *rest]:  # each shown item of an enumeration brings the rest of it
         rest += [s for s in enumeration_rest(sentence, in_order) if s is not lead and s not in rest]
     result = None
-    unreported = reports is None or not any(reports(s.text) for s in in_order)  # (no sentence gives what it asks)
+    # Asked where or how much it improves, of an abstract with no figure for it: the result saying it does better
+    # ("… improving performance in hard-exploration and long-horizon tasks"; not for "how big is its cache?")
+    unreported = bool(asked & IMPROVE_ASKED) and (reports is None or not any(reports(s.text) for s in in_order))
 
-    def gained(s: EvidenceSentence) -> bool:  # (a result saying it does better: "… improving performance in …")
+    def gained(s: EvidenceSentence) -> bool:
         return unreported and roles[s.position] is Role.RESULT and bool(IMPROVES.search(s.text))
 
     if figure_too and not any(found(s) or gained(s) for s in [lead, *rest]):  # (no figure in the abstract: the
@@ -255,8 +256,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     rest += [s for s in in_order if count and s.position not in at and {s.position - 1, s.position + 1} <= at
              and roles[s.position - 1] == roles[s.position] == roles[s.position + 1]]
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
-    if wanted is Aspect.WHY and result is not None and result in rest and FINDING.search(result.text):
-        shown = [result, *(s for s in shown if s is not result)]  # "what is causing the gap?": what they found
+    if result is not None and result in rest and (wanted is Aspect.WHY and FINDING.search(result.text) or figure_too
+                                                  and gained(result) and roles[lead.position] is not Role.RESULT):
+        shown = [result, *(s for s in shown if s is not result)]  # "what is causing the gap?": what they found;
+        # "where do they show gains?": the result saying it does better
     quotes = quotes_of(shown, evidence.sentences, evidence.hit.paper.acronyms)
     if bare and len(quotes) > 1 and quotes[1].sentences[0].position == lead.position + 1 and roles[
             lead.position + 1] is Role.METHOD and quotes[0].sentences[-1] is lead:  # one quote: what it is
