@@ -193,6 +193,10 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
     without "speedup")."""
     from rag.asks import count_written
 
+    # (what the asking sentence asks: not "… into functional building blocks instead of atoms. How many FDA-approved
+    # drugs did they test it on?", whose preface names no part asked for)
+    said = re.split(r"(?<=[.!])\s+(?=[A-Z])", question.strip())
+    question = said[-1] if len(said) > 1 and said[-1].endswith("?") else question
     asked = [name for name, pattern in _ASKED.items() if pattern.search(question)] if result else []
     if numbered := _NUMBERED_ASKED.search(question):  # "what are the two things it adds?": "two key capabilities: (1)"
         count = numbered.group(1).lower()
