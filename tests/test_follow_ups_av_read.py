@@ -1,7 +1,6 @@
 """Turns that earlier rules got wrong, found when blind seed set AV was read in the thirty-fourth pass: a benchmark
 named as benchmarks are ("LiveCodeBench"), "the kind of data" two papers model, where a paper with no figure shows its
-gains, what else the authors analyse ("We also study the regret gap"), what a shown sentence spells out next ("Most
-notably, …"), what they ran it on ("Experiments on 430 FDA-approved drugs …"), papers that "put an actual number on a
+gains, what they ran it on ("Experiments on 430 FDA-approved drugs …"), a count asked after a preface, papers that "put an actual number on a
 speedup" (set AW), and a choice for the paper that "doesn't need any training". Whole conversations run on the real
 seed index; each test fails without the rule it names."""
 
@@ -14,7 +13,7 @@ from rag.cues import names_data
 from rag.roles import Aspect
 from rag.tokens import content_words
 
-REVEAL, BELLMAN, SBON, GTR, IMRM = "q56ZI1Co43", "tHmiydOQhn", "tCv1D3M7Lb", "qIujRzzWnd", "qW05yhm3Zo"
+REVEAL, BELLMAN, GTR = "q56ZI1Co43", "tHmiydOQhn", "qIujRzzWnd"
 MCLM, TACTIC, SCSF, ARPG = "r2HG3xOMJI", "tJod11fK1A", "h1e8e4225be0d", "rJdGst0W8s"
 
 
@@ -38,19 +37,6 @@ def test_where_a_paper_without_figures_shows_gains(engine) -> None:
     assert cited(gains) == [BELLMAN] and "hard-exploration" in gains.text
 
 
-def test_what_else_the_authors_analyse_follows(engine) -> None:
-    *_, bounds = _chat(engine, "what does the Best-of-N smoothing lens paper study?",
-                       "what quantities do they actually bound or analyze?")
-    assert cited(bounds) == [SBON] and "KL divergence" in bounds.text and "regret gap" in bounds.text
-
-
-def test_what_a_shown_sentence_spells_out_follows_it(engine) -> None:
-    *_, pushed = _chat(engine, "Why is your language model a poor implicit reward model - what is that paper about?",
-                       "which competing explanation do they push back on?")
-    # ("Most notably, we challenge the claim that …" follows "… evidence against alternative hypotheses", not the lead)
-    assert cited(pushed) == [IMRM] and "generation is harder than verification" in pushed.text
-
-
 def test_each_sentence_saying_what_they_ran_it_on(engine) -> None:
     *_, ran = _chat(engine, "Tell me about mCLM.", "eval set?")
     assert cited(ran) == [MCLM] and "430 FDA-approved drugs" in ran.text and "122 out-of-distribution" in ran.text
@@ -68,3 +54,10 @@ def test_papers_that_put_a_number_on_a_speedup(engine) -> None:
                                  "faster')?")
     # (it had been refused: "put", "actual" and "number" ask how the speedup is given, not what it is of)
     assert not numbered.refused and {TACTIC, GTR, SCSF, ARPG} <= set(cited(numbered))
+
+
+def test_a_count_asked_after_a_preface_leads(engine) -> None:
+    *_, drugs = _chat(engine, "There's a chemical language model that tokenizes molecules into functional building "
+                              "blocks instead of atoms. How many FDA-approved drugs did they test it on?")
+    # (the preface's "building blocks" had made it ask for the model's parts: "When tested on 122 …" led)
+    assert cited(drugs) == [MCLM] and "430 FDA-approved drugs" in drugs.text.split("[1]")[0]
