@@ -139,9 +139,9 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
 
 
 _WHICH = re.compile(r"\b(?:which|whichever|who)\b", re.IGNORECASE)
+# "… without retraining?", "… doesn't need any training?": held by "training-free"
 _WITHOUT = re.compile(r"\b(?:without|(?:does|do|did)(?:\s+not|n['’]?t)\s+(?:need|require)|(?:needs?|requires?)\s+no)\s+"
-                      r"(?:any\s+|extra\s+|additional\s+|further\s+)?(?:re-?)?([a-z]+)", re.IGNORECASE)  # ("… doesn't
-# need any training?": "training-free")
+                      r"(?:any\s+|extra\s+|additional\s+|further\s+)?(?:re-?)?([a-z]+)", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|none|lacks?)\b|n['’]t\b", re.IGNORECASE)
 
 

@@ -204,8 +204,9 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     # sentences echo the question's other words.
     if wanted is Aspect.DATA and not any(names_data(s.text, name) for s in [lead, *rest]):
         rest += [s for s in ranked if names_data(s.text, name)][:1]
-    if wanted is Aspect.DATA and count:  # "eval set?": each sentence saying what they ran it on ("Experiments on 430
-        rest += [s for s in in_order if RAN_ON.match(s.text) and s is not lead and s not in rest][:REPORTED]  # …")
+    # "eval set?": each sentence saying what they ran it on ("Experiments on 430 …", "When tested on 122 …")
+    if wanted is Aspect.DATA and count:
+        rest += [s for s in in_order if RAN_ON.match(s.text) and s is not lead and s not in rest][:REPORTED]
     # An overview ("Is there a paper on X?") also says what the paper found: its first result with a figure; a
     # "why" question the first sentence saying what the authors found ("Our main finding … is that …").
     def found(s: EvidenceSentence) -> bool:
@@ -243,8 +244,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     def gained(s: EvidenceSentence) -> bool:
         return unreported and roles[s.position] is Role.RESULT and bool(IMPROVES.search(s.text))
 
-    if figure_too and not any(found(s) or gained(s) for s in [lead, *rest]):  # (no figure in the abstract: the
-        result = next((s for s in in_order if found(s) or gained(s)), None)  # first result saying it does better)
+    if figure_too and not any(found(s) or gained(s) for s in [lead, *rest]):  # (none shown: the first result with
+        result = next((s for s in in_order if found(s) or gained(s)), None)  # a figure, or saying it does better)
     if result_too:  # (an abstract with no figure: its first result, "reduces … from quadratic to quasilinear")
         result = next((s for s in in_order if found(s)), None) or next(
             (s for s in in_order if wanted is not Aspect.WHY and roles[s.position] is Role.RESULT), None)
