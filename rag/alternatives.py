@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rag.fields import field_query, field_terms
-from rag.question import DASHED_EXAMPLES, choice_query
+from rag.question import DASHED_EXAMPLES, OPEN_ENDS, choice_query
 from rag.tokens import content_words, stems, topic_query, without_where
 
 if TYPE_CHECKING:
@@ -37,8 +37,7 @@ _JOINS = frozenset("to for of in on with that which where when among across from
 _BRACKETED = re.compile(r"\((?:\s*(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say)\b[,:]?)?"
                         r"([^()]*,[^()]*)\)", re.IGNORECASE)
 _NOT_EXAMPLES = re.compile(r"^\s*(?:not|except|other\s+than|besides|ignoring|leaving|excluding|without)\b", re.I)
-_OPEN_END = re.compile(r"^(?:or|and)\s+|(?:\.\.\.|…|\betc\.?|\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|"
-                       r"\bor\s+similar|\band\s+the\s+like)$", re.IGNORECASE)
+_OPEN_END = re.compile(rf"^(?:or|and)\s+|(?:{OPEN_ENDS}|\band\s+the\s+like)$", re.IGNORECASE)
 FEW_HOLDERS = 2  # an example searched on its own only when this many papers at most write it ("bin packing", not
 # "agents" or "generating", which would add papers fitting the example but not the question)
 RRF_K = 60  # the usual reciprocal-rank constant: no ranking's first places dominate

@@ -54,11 +54,14 @@ FINDING = re.compile(r"\b(?:findings?|(?:we|they|authors)\s+(?:\w+\s+){0,2}(?:fi
                      r"due\s+to|caused\s+by|attribut\w*\s+to|stems?\s+from)\b", re.I)
 
 
-def names_data(text: str | Evidence, own: str = "") -> bool:
+def names_data(text: str, own: str = "") -> bool:
     """The sentence names what the paper was run on, a dataset or model by a name with a figure ("GSM8K, MATH-500",
     "Llama-7B and Llama-2-13B"; not "three representative PDE benchmarks") or a benchmark's ("LiveCodeBench"), other
-    than ``own``, the paper's (given a paper's evidence: one of its sentences does)."""
-    if isinstance(text, Evidence):
-        return any(names_data(s.text, text.hit.paper.short_name) for s in text.sentences)
+    than ``own``, the paper's."""
     text = LINK.sub("", text)
     return bool(_NAMED_THING.search(text)) or any(m.group(0) != own for m in _BENCHMARK.finditer(text))
+
+
+def names_its_data(evidence: Evidence) -> bool:
+    """One of the paper's sentences names what it was run on (``names_data``)."""
+    return any(names_data(s.text, evidence.hit.paper.short_name) for s in evidence.sentences)

@@ -232,7 +232,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
     if turn.on_table:  # the user points at these papers: answered from them
         from rag.aspects import asks_figure, asks_kind, aspect
-        from rag.cues import names_data
+        from rag.cues import names_its_data
         from rag.properties import reported
         from rag.roles import Aspect
 
@@ -242,7 +242,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         said = [s.text for e in turn.evidence for s in e.sentences]  # (not "what kind of experiments …?", described)
         specific = ((kind := aspect(asked)) is Aspect.DATA and not asks_kind(asked) or kind is Aspect.RESULT and
                     asks_figure(asked)) and not (reported(asked, said) or kind is Aspect.DATA and all(
-                        map(names_data, turn.evidence)))  # (each: "on GSM8K, …")
+                        map(names_its_data, turn.evidence)))  # (each: "on GSM8K, …")
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import evidence_for

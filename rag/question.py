@@ -74,13 +74,15 @@ def without_likened(question: str) -> str:
 # say; "… a new benchmark (not just a training dataset)?": what the papers are not ("… (ignoring the TikZ one)": what
 # it leaves out; "… problems (TSP, bin packing, LP/MIP modeling, that sort of thing)?", "(building PRMs, analyzing RMs,
 # improving verifiers...)", after a dash, open-ended: "… - routing, TSP, bin packing, that sort of thing?": examples)
-DASHED_EXAMPLES = (r"\s+[-–—:]\s+((?:[^()?;!,:–—]{1,40},\s*)+[^()?;!,:–—]*?(?:\.\.\.|…|\betc\.?|"
-                   r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar|\band\s+the\s+like))\s*(?=[?!]|$)")
+# (what closes a run of examples, open-ended: "…", "etc.", "and so on"; after a dash also "and the like")
+OPEN_ENDS = r"\.\.\.|…|\betc\.?|\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar"
+DASHED_EXAMPLES = (r"\s+[-–—:]\s+((?:[^()?;!,:–—]{1,40},\s*)+[^()?;!,:–—]*?"
+                   rf"(?:{OPEN_ENDS}|\band\s+the\s+like))\s*(?=[?!]|$)")
 # (the words that leave something out, in brackets and after a comma alike; examples closing it: ", like 'N× faster'?")
 _LEAVING = r"excluding|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving\s+out|but\s+not"
 _EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|"
-                       rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:\.\.\.|…|\betc\.?|"
-                       r"\bthat\s+sort\s+of\s+thing|\band\s+so\s+on|\bor\s+similar)\s*)\)|" + DASHED_EXAMPLES +
+                       rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:{OPEN_ENDS})\s*)\)|"
+                       + DASHED_EXAMPLES +
                        r"|,\s*(?:like|e\.\s?g\.?|such\s+as|say)\s+[^,;()?!]{1,40}?(?=\s*[?!]*\s*$)"
                        # (", competition math and the like?")
                        r"|,\s*[^,;()?!]{1,40}?\s+(?:and|or)\s+the\s+like(?=\s*[?!]*\s*$)", re.I)
