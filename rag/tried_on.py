@@ -16,7 +16,8 @@ _LEAD = r"^\W*(?:(?:for|about|on|re|back\s+to)\s+[^,?:]{1,40}[,:]\s*)?"  # ("for
 _OPENS = _LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?"  # (and a chat opener: "so did they …?")
 YES_NO = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were|can|could|"
                      r"has|have|would|will)\b", re.IGNORECASE)
-_WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over)\s+"
+_WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over|"
+                        r"holds?\s+up|scales?|extends?)\s+"
                         r"(?:also\s+|well\s+)?(?:to|for|on|with)"
                         # "does it cover Lean or Coq as well?", "did they validate any of their molecules in a wet lab?"
                         r"|(?:cover|covers|support|supports|include|includes|handle|handles)"
@@ -31,6 +32,14 @@ _WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers
 _DONE_IN = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were)\s+"
                       r"(?:they|it|the\s+authors)\b(?!\s+have\s+(?:any|some)thing)[^?]*\s(?:in|on|with|using|via|"
                       r"against|for)\s+(?P<what>(?:[\w-]+\s+){0,3}[\w-]+)\s*\?+\s*$", re.IGNORECASE)
+# "are shallow water equations one of them?", "is Darcy flow among those?": a thing offered as one of what was shown
+_ONE_OF = re.compile(_OPENS + r"(?:is|are|was|were)\s+(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+"
+                     r"(?:(?:(?:one|some|any|part)\s+of|among)\s+(?:them|those|these|it|the\s+[\w-]+)|"
+                     r"in\s+(?:them|those|these|there))\s*\?+\s*$", re.IGNORECASE)
+# "does it predict snowfall as well, or only rain?", "can they handle video too?": one more thing it is asked to do
+_AS_WELL = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|model|"
+                      r"approach|paper|authors))\s+(?:also\s+)?[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+                      r"(?:as\s+well|too|also)\b[^?]*\?+\s*$", re.IGNORECASE)
 # What a thing asked about is of ("knapsack instances"): held by an abstract, it does not make the thing held.
 _HEADS = frozenset("instance instances setting settings scenario scenarios case cases domain domains example examples "
                    "variant variants version versions too also well either specifically particular particularly "
@@ -42,7 +51,8 @@ def unfit(question: str, texts: list[str]) -> list[str]:
     when no text holds any of them (one held, "does it work on video?", is for the answer to say)."""
     from rag.nearmiss import asking_words
 
-    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question)) if YES_NO.match(question) else None
+    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or _ONE_OF.match(question)
+             or _AS_WELL.match(question)) if YES_NO.match(question) else None
     what = asked.group("what") if asked else ""
     topic = content_words(what) - asking_words()
     own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic  # (as the user wrote them)
