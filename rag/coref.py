@@ -197,7 +197,8 @@ _THEIR_THINGS = re.compile(r"\b(?:these|those)\s+(?=(?:experiments?|results|numb
                            r"ablations|runs|scores|figures|improvements)\b)", re.IGNORECASE)
 # "how does each one actually get its speedup?", "… each one use … when it checks answers?": each one's, not the
 # paper discussed
-_EACH = re.compile(r"\beach\s+(?:one|paper|method|approach)\b[^.?!;]*", re.IGNORECASE)
+_EACH = re.compile(r"\beach(?:\s+(?:one|paper|method|approach|of\s+(?:them|the\s+\w+)))?\b(?!\s+other\b)[^.?!;]*",
+                   re.IGNORECASE)
 _SEARCH_AFTER = re.compile(r"(?:\s[-–—]\s|[:;.?!]\s+)(?=(?:(?:so|and|then|ok(?:ay)?)\W+)?(?:which|what|any)\s+"
                            r"(?:papers|works|studies)\b)", re.IGNORECASE)
 _PRONOUNS = re.compile(r"\b(?:it|its|it's|they|them|their|this|that|these|those)\b", re.IGNORECASE)

@@ -108,8 +108,12 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     called_as = next((g for g in phrase.groups() if g), "") if phrase else ""
     # Names, words written capitalised mid-sentence ("from Tactic") and short acronyms ("RGM", which ``names_in``
     # leaves out as it does "LLM": here only a table paper's own name can match it).
-    named = (names_in(question) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", question)
-             + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", question))
+    # (of a comparison of two or more pieces, the names in its pieces: "ARPG vs the IAR provenance paper - does each
+    # change how the AR model generates …?" calls no paper "AR")
+    pieces = comparison_parts(question) if wants_comparison(question) else []
+    naming = " ; ".join(pieces) if len(pieces) >= 2 else question
+    named = (names_in(naming) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", naming)
+             + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", naming))
     # (a field's common acronym, "RL", "LLMs", names no paper)
     named = [n for n in named if not common_acronym(n)] + _lower_case_names(question)
     wanted = stems({w.lower() for w in [*called_as.split(), *named]} - QUESTION_WORDS)
@@ -143,7 +147,7 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
         found = [pid] if (pid := _most_titled(described.group(1), on_table, title_words, 1)) else []
     # "Compare the modular chemical language model and the multi-channel diffusion paper": each piece of a comparison
     # calling a paper by two or more of its title's rare words, more than it does any other paper on the table.
-    for piece in comparison_parts(question) if wants_comparison(question) else []:
+    for piece in pieces:
         if not re.match(r"(?i)(?:(?:compare|contrast|between)\s+)?(?:the|that|this)\s", piece):  # (a description,
             # not "Visual Jigsaw is also about making models understand images better")
             continue

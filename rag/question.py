@@ -41,6 +41,12 @@ _LIKENED_TO = re.compile(r"\b(?:similar\s+to|à\s+la|a\s+la|akin\s+to|in\s+the\s
                          r"along\s+the\s+lines\s+of|(?:kind|sort)\s+of\s+like)\s+(?:the\s+)?([\w.-]+)", re.IGNORECASE)
 
 
+# Two names joined by a word ("the MAs-in-DiTs paper"): each is a name; one word with capitals on one side is not
+# ("Best-of-N", "LLM-as-a-Judge").
+_ACRONYM_LIKE = r"[A-Za-z\d]*[A-Z][a-z\d]*[A-Z][A-Za-z\d]*"
+_JOINED = re.compile(rf"({_ACRONYM_LIKE})-(?:in|for|on|of|with|vs|and|to|from)-({_ACRONYM_LIKE})")
+
+
 def names_in(question: str) -> list[str]:
     found = []
     for match in _NAME.finditer(question):
@@ -49,14 +55,20 @@ def names_in(question: str) -> list[str]:
         if token != match.group(0) and not _NAME.fullmatch(token) or question[match.start() - 1: match.start()] == "-":
             continue  # (and not the tail of a compound opening with a digit: "beats-8B" of "that 1B-beats-8B thing")
         # Plain capitalised words and common acronyms are not names of methods.
-        if token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
-                                               and not any(c.isdigit() for c in token)):
+        if _common(token):
             continue
         if "-" in token and all(part.isalpha() and part.islower() or common_acronym(part) or (
                 i == 0 and part in ("N", "K", "M")) for i, part in enumerate(token.split("-"))):  # ("N-times")
             continue  # ordinary hyphenated words: "post-hoc", "long-context", "sci-ML", "diffusion-LLMs"
-        found.append(token)
+        joined = _JOINED.fullmatch(token)
+        found.extend([piece for piece in joined.group(1, 2) if not _common(piece)] if joined else [token])
     return found
+
+
+def _common(token: str) -> bool:
+    """A question word or a short common acronym ("KV", "RL"): no method's name."""
+    return token.lower() in QUESTION_WORDS or (token.isupper() and len(token) <= 3 and "-" not in token
+                                               and not any(c.isdigit() for c in token))
 
 
 def likened(question: str) -> list[str]:
