@@ -35,9 +35,15 @@ _ASPECTS = (
                               r"any\s+(?:[\w-]+\s+)?(?:work|papers?|stud(?:y|ies))\s+(?:that|which|where)\b)|"
                               r"\b(?:looking|searching)\s+for\s+(?:a\s+|an\s+|any\s+|some\s+)?"
                               r"(?:[\w-]+\s+){0,4}?(?:papers?|work|stud(?:y|ies))\b|"
-                              r"\b(?:know|aware)\s+of\s+(?:a\s+|an\s+|any\s+)?(?:papers?|work|stud(?:y|ies))\b", re.I)),
+                              r"\b(?:know|aware)\s+of\s+(?:a\s+|an\s+|any\s+)?(?:papers?|work|stud(?:y|ies))\b|"
+                              # ("I want a KV cache eviction method that learns … . anything?")
+                              r"(?:^|[.,;:!?]\s*|\s[-–—]\s*)(?:anything|any(?:one|body)|any\s+(?:papers?|work|"
+                              r"stud(?:y|ies)))\s*(?:here|out\s+there)?\s*\?+\s*$", re.I)),
     # "what was actually wrong with the data people trained on before?": a problem, whatever it is about
     (Aspect.PROBLEM, re.compile(r"\bwhat(?:['’]s|\s+(?:is|was|were|are))\s+(?:actually\s+|really\s+|so\s+)?wrong\b|"
+                                # ("what did they find wrong with the existing datasets?")
+                                r"\bwhat\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:find|see|say)\s+(?:is\s+|was\s+)?"
+                                r"wrong\b|"
                                 r"\bwhat\s+(?:went|goes|can\s+go)\s+wrong\b|"  # (and "what is missing from RLVR?")
                                 r"\bwhat(?:['’]s|\s+(?:is|was|are|were))\s+(?:still\s+)?missing\b|"
                                 r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\s+(?:from|in)\b", re.I)),
@@ -85,7 +91,9 @@ _ASPECTS = (
                             r"root\s+cause|reason|"
                             r"what\s+roles?\s+(?:do|does|did)\b|"
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
-                            r"{1,3}(?:find|conclude|show|reveal))\b", re.I)),
+                            r"{1,3}(?:find|conclude|show|reveal)|"
+                            # ("what did that paper on massive activations in diffusion transformers find?")
+                            r"what\s+(?:did|do|does)\s+(?:\S+\s+){4,10}?(?:find|conclude|reveal)(?=\W*$))\b", re.I)),
     (Aspect.PROBLEM, re.compile(r"\b(?:(?:what|which)\s+(?:[\w-]+\s+)?(?:problem|issue|limitation|challenge|gap|harm|"
                                 r"risk|threat|danger|bottleneck)s?|"  # (not "what flaws do they find?", a finding)
                                 r"(?:what|which)\s+(?:[\w-]+\s+)?(?:shortcoming|drawback|flaw|weakness(?:es)?|"

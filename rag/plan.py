@@ -122,10 +122,18 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
     return score
 
 
+# Verbs one asks by and another answers by: "what did they evaluate on?" is answered by "We benchmark our method
+# across three representative PDE benchmarks."
+_TRIED = ("evaluat", "test", "benchmark", "validat", "assess", "experiment")  # (prefixes: not "valid", "experience")
+_SAME_VERB = dict.fromkeys(stems(set("evaluate test benchmark validate assess experiment".split())), _TRIED)
+
+
 def _holds_verb(text: str, verb: str) -> bool:
-    """A word of the text in the verb's family ("trained", "training" for "train"; "constraint" for "constrain")."""
+    """A word of the text in the verb's family ("trained", "training" for "train"; "constraint" for "constrain"; any
+    of ``_SAME_VERB``'s for one of them)."""
     stem = next(iter(stems({verb})))
-    return any(word.startswith(stem) for word in _WORD.findall(text.lower()))
+    family = _SAME_VERB.get(stem, (stem,))
+    return any(word.startswith(one) for word in _WORD.findall(text.lower()) for one in family)
 
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
@@ -179,6 +187,12 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             lead.position] in (Role.PROBLEM, Role.BACKGROUND):  # (else the paper's own sentence leads, not others')
         lead = next((s for s in ranked if roles[s.position] not in (Role.PROBLEM, Role.BACKGROUND)), lead)
     lead = next((s for s in ranked if s.position == evidence.leads), lead)
+    # "how does it keep the compensation from overfitting …?": the problem it words leads to what the paper does
+    # about it, right after it ("To overcome this difficulty, we update the pruned parameters under a rotation …")
+    fix = next((s for s in in_order if s.position == lead.position + 1 and ACTS_ON.match(s.text)
+                and not proposes(s.text)), None)  # (not "To overcome these challenges, we propose SIGMark, …")
+    if wanted is Aspect.METHOD and roles[lead.position] is Role.PROBLEM and fix is not None and count:
+        lead, fits[fix.position] = fix, max(fits[fix.position], fits[lead.position])
     near = RELATIVE_REST * fits[lead.position]
     # Beside the lead, the ``count`` sentences that fit the question best, by evidence score or by fit (a sentence
     # of the role asked for, with its cue words, may word the question less closely); the field's background only
@@ -222,6 +236,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     bare = (lead_proposal or not count) and _bare(lead.text, evidence)  # (brings what it is: a comparison, a list)
     if after is not None and after not in rest and (
             SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and ACTS_ON.match(after.text) or (
+                lead is fix and leans_back(after.text)) or (
                 bare and roles[after.position] is Role.METHOD) or leans_back(after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
         rest.append(after)
@@ -257,6 +272,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     rest += [s for s in in_order if count and s.position not in at and {s.position - 1, s.position + 1} <= at
              and roles[s.position - 1] == roles[s.position] == roles[s.position + 1]]
     shown = [lead, *sorted(rest, key=lambda s: s.position)]
+    if lead is fix and after in rest:  # (what the fix does goes on from it: "This constrained update preserves …")
+        shown = [lead, after, *(s for s in shown[1:] if s is not after)]
     if result is not None and result in rest and (wanted is Aspect.WHY and FINDING.search(result.text) or figure_too
                                                   and gained(result) and roles[lead.position] is not Role.RESULT):
         shown = [result, *(s for s in shown if s is not result)]  # "what is causing the gap?": what they found;

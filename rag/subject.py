@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rag.question import wants_comparison
-from rag.tokens import squash, stems
+from rag.tokens import content_words, squash, stems
 
 if TYPE_CHECKING:
     from rag.references import Reference
@@ -60,11 +60,35 @@ _BACK_TO = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now|also)\W+)?(?:(?:going|com
                       r"back\s+to\s+[^,:;?]{1,60}?(?:\s*[,:;]\s*|\s+[-–—]+\s*)(?=\w)", re.IGNORECASE)
 
 
+# "what did that paper on massive activations in diffusion transformers find?": the paper called by its subject
+_PAPER_ON = re.compile(r"\b(?:that|the|this)\s+(?:paper|work|study)\s+(?:on|about)\s+[^?,:;.]{3,80}?"
+                       r"(?=\s+(?:find|found|show|shows|say|says|report|reports|claim|claims|point|points|propose|"
+                       r"proposes)\b)", re.IGNORECASE)
+# "Physics-constrained flow matching: what trade-off does that paper point out?": its subject, then the question (a
+# description: not a name, "omni-view: what modules …?", nor a position, "second one: …")
+_SUBJECT_FIRST = re.compile(r"^\W*([^:?.!()]{3,60}):\s+(?=(?:what|how|which|why|who|where|when|does|do|did|is|are|"
+                            r"can)\b)", re.IGNORECASE)
+
+
+def _without_subject(question: str) -> str:
+    from rag.question import names_in
+    from rag.topic_words import REFERENCE_WORDS
+
+    first = _SUBJECT_FIRST.match(question)
+    subject = first.group(1).strip() if first else ""
+    described = len(content_words(subject) - REFERENCE_WORDS) >= 2 and not names_in(subject[:1].lower() + subject[1:])
+    return question[first.end():] if described else question
+
+
 def without_calling(question: str) -> str:
-    """The question without the words that call its paper ("the Decision Pre-Trained Transformer one – …", "the
-    catalysis benchmark paper, …", "back to the first one, …"): those found the paper; the rest is what it asks of
-    it."""
-    return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", _DESCRIBED_FIRST.sub("", question))))
+    """The question without a marker of a new subject ("switching gears: …") and the words that call its paper ("the
+    Decision Pre-Trained Transformer one – …", "the catalysis benchmark paper, …", "back to the first one, …", "what
+    did that paper on … find?"): those found the paper; the rest is what it asks of it."""
+    from rag.references import without_switch
+
+    question = _PAPER_ON.sub("it", without_switch(question))
+    question = _DESCRIBED_FIRST.sub("", _without_subject(question))
+    return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", question)))
 
 
 def retarget(question: str, reference: Reference, table: list[Shown], retriever: HybridRetriever,
