@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from rag.types import Evidence, Hit
 
 # ("papers on catalysis and on rainfall forecasting": two topics, the preposition said again)
-_OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than|not)\b)|\s*,?\s+and\s+(?=(?:on|about|"
+_OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than|not)\b)|\s+/\s+|"  # (and "A / B")
+                 r"\s*,?\s+and\s+(?=(?:on|about|"
                  r"regarding)\s)", re.IGNORECASE)
 # What asks for papers rather than saying which: "Different topic: ", "what's (in) here on", "which ones are about".
 _ASKING = re.compile(r"^[^:?]{0,40}:\s+|^\W*(?:what(?:'s|’s|\s+is)|anything)\s+(?:in\s+)?here\s+(?:on|about|for|"

@@ -17,7 +17,7 @@ from rag.settings import AnswerSettings
 from rag.tokens import content_words, stems, without_where
 from rag.types import Evidence, EvidenceSentence, Hit
 
-_KIND_OF = re.compile(r"-(?:style|like|type|esque)$")
+_KIND_OF = re.compile(r"-(?:style|like|type|esque|based|driven|inspired|oriented|related|centric)$")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -72,6 +72,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
                 words |= implied_words(text, words, wanted, {**spelled_here, **defined}, hit.paper.given_name)
                 words |= initials_written(text, acronyms)
                 words |= {w.replace("-", "") for w in words if "-" in w}  # ("in-painting" for "inpainting")
+                words |= {_KIND_OF.sub("", w) for w in words if _KIND_OF.search(w)}  # ("value-based" as asked)
                 words |= {w for w, one in plurals.items() if one in words} | {a for a in acronyms if f"{a}s" in words}
                 have = _with_parts(words) if word_parts else words
                 have_stems = stems(have)

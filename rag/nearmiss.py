@@ -38,7 +38,7 @@ _REACH = 3  # how many words before the linking word may hold the qualified one
 # Words that ask rather than name a topic, beyond those shared with reference resolution (``_asking``).
 _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts lot lots number amount thing things "
                           "aspect aspects example examples case cases gain gains improvement improvements speedup "
-                          "speedups accuracy cost costs technique techniques tool tools "
+                          "speedups accuracy cost costs technique techniques tool tools benefit benefits advantages "
                           # adjectives that grade rather than name a topic ("a big EEG dataset", "the original order")
                           "big large small huge tiny new novel recent good simple fast efficient strong original "
                           "different similar existing current bigger larger smaller better worse stronger weaker "
@@ -184,8 +184,15 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
     link = next((j for j in range(i - 1, max(-1, i - 4), -1) if tokens[j] in _LINKS), None)
     if link is not None and noun and not _verb_of(i, tokens):
         return next((j for j in range(link - 1, max(-1, link - 1 - _REACH), -1)
-                     if held(j) and _nounish(tokens[j])), None)
+                     if held(j) and _nounish(tokens[j]) and not _gerund(j, tokens)), None)
     return None
+
+
+def _gerund(j: int, tokens: list[str]) -> bool:
+    """A verb's "-ing" form after a particle ("what role do they end up playing in the image?"): it asks."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return tokens[j].endswith("ing") and j > 0 and tokens[j - 1] in ENGLISH_STOP_WORDS - _NOUN_PHRASE_STARTS
 
 
 def _graded(word: str) -> bool:
