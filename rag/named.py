@@ -146,12 +146,13 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     if not found and (described := _DESCRIBED.search(question)):
         found = [pid] if (pid := _most_titled(described.group(1), on_table, title_words, 1)) else []
     # "Compare the modular chemical language model and the multi-channel diffusion paper": each piece of a comparison
-    # calling a paper by two or more of its title's rare words, more than it does any other paper on the table.
+    # calling a paper by two or more of its title's rare words (one, called a paper), more than any other paper.
     for piece in pieces:
         if not re.match(r"(?i)(?:(?:compare|contrast|between)\s+)?(?:the|that|this)\s", piece):  # (a description,
             # not "Visual Jigsaw is also about making models understand images better")
             continue
-        if (pid := _most_titled(piece, on_table, title_words, 2)) and pid not in found:
+        least = 1 if re.search(r"(?i)\b(?:paper|one|work|study)\s*$", piece) else 2  # ("the … paper": called so)
+        if (pid := _most_titled(piece, on_table, title_words, least)) and pid not in found:
             found.append(pid)
     return found
 

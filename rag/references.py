@@ -182,8 +182,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         # the best-of-n paper and this one differ in what they say …": "this one" is the last paper all the same).
         pointed = listed[:1] if singular and (weak or not plural) else listed if plural and not weak else []
         pointed = [] if _TOPIC_FIRST.match(asked) and len(named) == 1 else pointed
-        # "How is Tactic's approach different?", "contrast the reward model paper with OR-PRM": from the last paper
-        if (bare_comparison(asked) or wants_comparison(asked) and len({*named, *own}) == 1) and not pointed:
+        if bare_comparison(asked) and not pointed:  # "How is Tactic's approach different?": from the last paper
             pointed = [pid for pid in last.listed if pid not in named][:1]
         elif not (wants_comparison(asked) or _COMPARATIVE.search(asked) or asks_choice) or (
                 len({*named, *own}) >= 2 and not singular) or against_baselines(asked, anywhere=True):
