@@ -46,6 +46,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
     # sentence spells it out ("SSL" for "Self-Supervised Learning").
     # ("operations-research" is held by "… Operations Research (OR) …": a hyphenated word by all of its parts)
     # ("Pass@k-style numbers", "DPO-like methods": of that kind, held by what the kind is called)
+    kinds = {w for w in wanted if _KIND_OF.search(w)}  # (a sentence's "value-based" holds the asked "value-based")
     wanted = {_KIND_OF.sub("", w) or w for w in wanted}
     wanted_stems = {w: stems({w}) if "-" not in w else stems({p for p in w.split("-") if len(p) > 2}) or stems({w})
                     for w in wanted}
@@ -72,7 +73,7 @@ def gather_evidence(question: str, vector: np.ndarray, hits: list[Hit], sentence
                 words |= implied_words(text, words, wanted, {**spelled_here, **defined}, hit.paper.given_name)
                 words |= initials_written(text, acronyms)
                 words |= {w.replace("-", "") for w in words if "-" in w}  # ("in-painting" for "inpainting")
-                words |= {_KIND_OF.sub("", w) for w in words if _KIND_OF.search(w)}  # ("value-based" as asked)
+                words |= {_KIND_OF.sub("", w) for w in words & kinds}  # (not "sign-based" for "sign language")
                 words |= {w for w, one in plurals.items() if one in words} | {a for a in acronyms if f"{a}s" in words}
                 have = _with_parts(words) if word_parts else words
                 have_stems = stems(have)

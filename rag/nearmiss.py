@@ -35,6 +35,7 @@ _TOKEN_CASED = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _LINKS = frozenset("of for in on to with from across under over within".split())
 _NOUN_PHRASE_STARTS = _LINKS | frozenset("a an the its their any some each every".split())
 _REACH = 3  # how many words before the linking word may hold the qualified one
+_PARTICLES = frozenset("up out off down away around keep keeps kept start starts started stop stops stopped".split())
 # Words that ask rather than name a topic, beyond those shared with reference resolution (``_asking``).
 _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts lot lots number amount thing things "
                           "aspect aspects example examples case cases gain gains improvement improvements speedup "
@@ -190,9 +191,7 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
 
 def _gerund(j: int, tokens: list[str]) -> bool:
     """A verb's "-ing" form after a particle ("what role do they end up playing in the image?"): it asks."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return tokens[j].endswith("ing") and j > 0 and tokens[j - 1] in ENGLISH_STOP_WORDS - _NOUN_PHRASE_STARTS
+    return tokens[j].endswith("ing") and j > 0 and tokens[j - 1] in _PARTICLES
 
 
 def _graded(word: str) -> bool:

@@ -70,6 +70,10 @@ _SUBJECT_FIRST = re.compile(r"^\W*([^:?.!()]{3,60}):\s+(?=(?:what|how|which|why|
                             r"can)\b)", re.IGNORECASE)
 
 
+_POINTS_AT = re.compile(r"\b(?:it|its|they|their|them|(?:that|this|the)\s+(?:paper|work|study|method)|the\s+authors)\b",
+                        re.IGNORECASE)
+
+
 def _without_subject(question: str) -> str:
     from rag.question import names_in
     from rag.topic_words import REFERENCE_WORDS
@@ -77,7 +81,10 @@ def _without_subject(question: str) -> str:
     first = _SUBJECT_FIRST.match(question)
     subject = first.group(1).strip() if first else ""
     described = len(content_words(subject) - REFERENCE_WORDS) >= 2 and not names_in(subject[:1].lower() + subject[1:])
-    return question[first.end():] if described else question
+    # (the rest asks about it: "… what does that paper point out?"; not "Stepping back: which papers …?")
+    rest = question[first.end():] if first else ""
+    asks_it = _POINTS_AT.search(rest) and not re.search(r"\b(?:papers|works|studies|ones)\b", rest, re.IGNORECASE)
+    return rest if described and asks_it else question
 
 
 def without_calling(question: str) -> str:

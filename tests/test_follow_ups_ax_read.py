@@ -81,7 +81,7 @@ def test_a_comparisons_pieces_name_its_papers(engine) -> None:
 
 
 def test_how_it_avoids_a_problem_leads_with_what_it_does_about_it(engine) -> None:
-    *_, how = _chat(engine, "RCPU: how does it stop the compensation from overfitting the calibration data?")
+    how, = _chat(engine, "RCPU - how does it keep its error compensation from overfitting the small calibration set?")
     lead = how.text.split("[1]")[0]
     # (the problem sentence had led, "… it tends to overfit to the limited calibration set …")
     assert cited(how) == [RCPU] and "rotation constraint" in lead and "overfit" not in lead
