@@ -96,7 +96,7 @@ class Reference:
 
 
 def last_answered(table: list[Shown], refusals: bool = True) -> Shown | None:
-    """The latest turn that answered or refused naming its papers ("The abstract of DPT …"; ``refusals`` False: not)."""
+    """The latest turn that answered, or (``refusals``) refused naming its papers ("The abstract of DPT …")."""
     return next((shown for shown in reversed(table) if (shown.stands if refusals else not shown.refused)
                  and shown.listed), None)
 

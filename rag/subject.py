@@ -68,13 +68,13 @@ _PAPER_ON = re.compile(r"\b(?:that|the|this)\s+(?:paper|work|study)\s+(?:on|abou
 # description: not a name, "omni-view: what modules …?", nor a position, "second one: …")
 _SUBJECT_FIRST = re.compile(r"^\W*([^:?.!()]{3,60}):\s+(?=(?:what|how|which|why|who|where|when|does|do|did|is|are|"
                             r"can)\b)", re.IGNORECASE)
-
-
+# (what the rest asks about it by)
 _POINTS_AT = re.compile(r"\b(?:it|its|they|their|them|(?:that|this|the)\s+(?:paper|work|study|method)|the\s+authors)\b",
                         re.IGNORECASE)
 
 
 def _without_subject(question: str) -> str:
+    """The question without a subject it describes before asking about it (``_SUBJECT_FIRST``)."""
     from rag.question import names_in
     from rag.topic_words import REFERENCE_WORDS
 
