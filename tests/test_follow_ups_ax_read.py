@@ -2,7 +2,8 @@
 as "one of them" or asked of the method "as well" that its abstract never mentions, a comparison naming a paper on
 the table by a name joined from its acronyms ("the MAs-in-DiTs paper"), "what did they evaluate on?" answered by
 "We benchmark …", a verb the question asks with read as what a missing word qualifies, alternatives written with a
-slash, "each … its", names outside a comparison's pieces, the fix after a problem, and a subject before the question.
+slash, "each … its", names outside a comparison's pieces, a piece called "the … paper" by one title word, the fix
+after a problem, a subject before the question, and what a method should "hold up on" or "scale to".
 Whole conversations run on the real seed index; each test fails without the rule it names."""
 
 from __future__ import annotations
@@ -97,3 +98,19 @@ def test_a_subject_before_the_question_calls_the_paper(engine) -> None:
     trade, = _chat(engine, "Moving on. Physics-constrained flow matching: what trade-off does that paper point out?")
     # (its subject's words had ranked the sentences: what the method is led)
     assert cited(trade) == [PBFM] and "physical accuracy" in trade.text.split("[1]")[0]
+
+
+def test_a_comparison_piece_called_a_paper_by_one_title_word(engine) -> None:
+    *_, pair = _chat(engine, "why would an implicit reward model built from the LM's own likelihoods do worse than one "
+                             "with a linear head?",
+                     "compare the implicit reward model paper with OR-PRM - what kind of reward model is each about, "
+                     "and what data goes into training it?")
+    # ("it" at the end is each one's: the piece "the implicit reward model paper" has to call the paper itself)
+    assert cited(pair) == [IMRM, ORPRM]
+
+
+def test_what_a_method_should_hold_up_on_or_scale_to() -> None:
+    texts = ["We evaluate on LongBench and RULER with Llama-3.1-8B."]
+    assert unfit("does it hold up on needle-in-a-haystack tests?", texts) == ["needle-in-a-haystack", "tests"]
+    assert unfit("does it scale to 70B models?", texts) == ["70B"]
+    assert unfit("does it hold up on LongBench?", texts) == []
