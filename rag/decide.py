@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rag.fields import FIELD
 from rag.figures import by_figure
 from rag.settings import DecisionSettings
 from rag.tokens import content_words, stems
 from rag.types import Decision, Evidence, QuestionKind, QuestionShape, Shown
+
+if TYPE_CHECKING:
+    from rag.retrieval.names import NameIndex
 
 
 def decide(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,
@@ -95,7 +99,7 @@ def _fielded(evidence: Evidence) -> bool:
 
 def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: DecisionSettings,
                     coverage: float = 1.0, specific: bool = True, against: list[float] | None = None,
-                    question: str = "") -> Decision:
+                    question: str = "", names: NameIndex | None = None) -> Decision:
     """A turn about papers the user already has on screen: every one of them answered from; a comparison or a
     choice is never refused (a choice picks the paper whose best sentence fits the question clearly better than
     the others', by ``choice_margin``, else says it is not settled); a question of fact is refused only when no
@@ -104,7 +108,8 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
     asks for a figure or a named thing (``specific``), which the abstracts may simply not hold. ``against``: each
     paper's best score for what the choice says the pick is not ("… rather than speed?"), counted against it;
     ``question``: a choice for the lower or higher figure of a metric ("whose abstract reports the lower FID?") is
-    decided by the figures, when each paper gives one (``figures.by_figure``)."""
+    decided by the figures, when each paper gives one (``figures.by_figure``); ``names``: which indexed papers use a
+    word, for a choice the sentences leave unsettled (``_word_holder``)."""
     numbered = list(enumerate(evidence, start=1))[: rules.max_list_papers]
     if not numbered:  # nothing left to answer from (as "Which other papers …" about the only ones on the table)
         return Decision(refused=True)
@@ -135,6 +140,8 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
         margin = fits[ranked[0][0]] - fits[ranked[1][0]]
         if ranked[0][1].best_score >= rules.min_sentence and margin >= rules.choice_margin:
             decision.pick = ranked[0][0]
+        elif names is not None:  # (unsettled by the sentences: "… pitched as a safety thing?", one abstract's word)
+            decision.pick = _word_holder(question, numbered, names, rules.list_phrase_share)
     return decision
 
 
@@ -191,6 +198,33 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
             f"{m.group(1).lower()}-free" for m in _WITHOUT.finditer(asked)}  # "training-free")
         holders = {n for n in texts if any(w in lowered[n] for w in hyphenated)}
     return holders.pop() if len(holders) == 1 else None
+
+
+def _word_holder(question: str, numbered: list[tuple[int, Evidence]], names: NameIndex, rare: float) -> int | None:
+    """A choice whose criterion's rare words (each in at most ``rare`` of the indexed papers; not "faster", "less")
+    one paper on the table alone writes, all of them ("which one is pitched as a safety thing?": SIGMark, "… a crucial
+    role in AI safety"): that paper, its sentence using the word leading (``Evidence.leads``). Not when negated, nor by
+    what it says the pick is not ("… rather than topic?"). (Single words, which ``_term_holder`` leaves out.)"""
+    from rag.topic_words import REFERENCE_WORDS, own_topic_words
+
+    asked = re.split(r"\b(?:rather\s+than|instead\s+of)\b", _from_which(question) or "")[0]  # (not what it is not)
+    if not asked or _NEGATED.search(asked):
+        return None
+    texts = {n: set(re.findall(r"[a-z][\w-]*", f"{e.hit.paper.title} {e.hit.paper.text}".lower())) for n, e in numbered}
+    owners: dict[int, str] = {}
+    for word in (w for w in own_topic_words(asked) - REFERENCE_WORDS
+                 if 0 < len(names.papers_mentioning(w)) <= rare * len(names.papers)):
+        holders = {n for n, words in texts.items() if word in words or f"{word}s" in words}
+        if len(holders) != 1:
+            return None  # ("… filtering what the drafter trains on?": "data-centric" and "filtering" are no one's)
+        owners[holders.pop()] = word
+    if len(owners) != 1:
+        return None
+    n, word = owners.popitem()
+    evidence = dict(numbered)[n]
+    using = re.compile(rf"(?<![\w-]){re.escape(word)}s?(?![\w-])", re.IGNORECASE)
+    evidence.leads = next((s.position for s in evidence.sentences if using.search(s.text)), evidence.leads)
+    return n
 
 
 def _field_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:

@@ -91,3 +91,19 @@ def asked_kind(question: str) -> re.Pattern[str] | None:
                          rf"\b(?:on|using|uses?|across)\s+(?:[\w-]+\s+){{0,3}}?(?:{kind})\b", question, re.I):
             return titled
     return None
+
+
+# "anything in here on watermarking or otherwise tracing where AI-generated images came from?": papers of either topic
+_ANYTHING_ON = re.compile(r"^\W*(?:(?:is|are)\s+there\s+)?(?:anything|any\s+(?:papers?|works?))\s+(?:in\s+here\s+)?"
+                          r"(?:on|about|regarding)\s", re.IGNORECASE)
+
+
+# (two topics, not one thing's alternatives: "… proving that a picture or a video came from …" asks for one paper)
+_OR_TOPIC = re.compile(r",\s*or\s|\bor\s+(?:otherwise|else|on|about)\s", re.IGNORECASE)
+
+
+def offers_topics(question: str) -> bool:
+    """Asks whether there is anything on one topic or another: a list of the papers on either."""
+    from rag.alternatives import alternatives
+
+    return bool(_ANYTHING_ON.match(question) and _OR_TOPIC.search(question)) and len(alternatives(question)) >= 2

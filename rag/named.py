@@ -17,7 +17,9 @@ _DESCRIBED = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:about|on|asking|
                         r"proposing|studying|for)\s+([^:?;]+)", re.IGNORECASE)
 # (Quoted, a longer piece of its title: "The 'poor implicit reward model' one"; "that multi-channel diffusion model":
 # "that" points at a paper shown, where "the reward model" names none.)
-_CALLED_AS = r"(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){0,5})['’\"”]|([\w\-]+(?:\s+[\w\-]+)?))"
+# (not "this different from the work that …")
+_WORD = r"(?!(?-i:the|a|an|of|from|to|with|and|or|in|on|for|by|than|is|are)\b)[\w\-]+"  # (in lower case: "the OR one")
+_CALLED_AS = rf"(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){{0,5}})['’\"”]|({_WORD}(?:\s+{_WORD}){{0,2}}))"
 _ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|method|approach|work)\b|"
                          rf"\b(?:that|this)\s+{_CALLED_AS}\s+(?:model|framework|benchmark)\b|"
                          # (or what the question is about, up front: "the catalysis benchmark - what tasks …?")

@@ -11,7 +11,8 @@ from rag.named import mention_order, others_than
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
-from rag.question import analyse, choice_query, rather_than, sub_questions, wants_comparison, without_examples
+from rag.question import (analyse, choice_query, rather_than, sets_out_pieces, sub_questions, wants_comparison,
+                          without_examples)
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
@@ -107,6 +108,7 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
 def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> None:
     """A turn about papers on the table: pick among them, compare them, or ask each of them."""
     titles = [retriever.papers[pid].title for pid in turn.on_table]
+    compares = wants_comparison(turn.question) or turn.shape.kind is QuestionKind.COMPARISON  # ("A and B: … each?")
     if choice:  # each paper's sentences are ranked for what the choice turns on, not the earlier turns' words
         turn.shape.kind, turn.shape.parts = QuestionKind.CHOICE, titles
         # "… about text rather than images?": what it is not about would count for the paper about images.
@@ -116,11 +118,10 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
     elif (wants_comparison(turn.question) and retriever.names.names_elsewhere(turn.question, turn.on_table)
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
-    elif (wants_comparison(turn.question) or bare_comparison(turn.question) or turn.shape.kind is  # ("A and that
-          QuestionKind.COMPARISON) and len(turn.on_table) >= 2:  # one: … each?", "A and B … what is each one …?")
+    elif (compares or bare_comparison(turn.question)) and len(turn.on_table) >= 2:  # ("A and that one: … each?")
         turn.compare_ids = mention_order(turn.question, turn.on_table, retriever.names.title_words) or list(
             turn.on_table)  # (in the order the user named them: "GtR … compare with TRIM-KV's?" shows GtR first)
-    elif wants_comparison(turn.question) and _compare_with_new(turn, turn.on_table, retriever):
+    elif sets_out_pieces(turn.question) and _compare_with_new(turn, turn.on_table, retriever):  # ("A and B - each")
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
     elif turn.shape.kind is QuestionKind.COMPARISON:
         turn.shape.kind = QuestionKind.SINGLE  # one paper on the table and no other named: ask it
@@ -210,8 +211,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     if turn.on_table and not turn.compare_ids and content_words(own) - REFERENCE_WORDS:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
-        turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table),
-                                         examples)
+        turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table), examples)
         spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
         terms = list_terms(turn.query, spelled, retriever, settings.decision.list_phrase_share)
         for item in turn.evidence:
@@ -249,7 +249,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
             against = [e.best_score for e in evidence_for(negated, turn.hits, retriever, settings.answer.lexical_weight)]
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against,
-                                        turn.corrected_question)  # (a choice for "the lower FID": the figures)
+                                        turn.corrected_question, retriever.names)  # (figures)
         unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)  # (or why)
     else:
         missing = retriever.names.missing_names(turn.shape.names, turn.said)

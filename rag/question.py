@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.coref import common_acronym
-from rag.list_intent import asks_for_list
+from rag.list_intent import asks_for_list, offers_topics
 from rag.multilingual import needs_multilingual
 from rag.tokens import QUESTION_WORDS, WHERE_FIRST, content_words, keyword_query, stems
 from rag.types import QuestionKind, QuestionShape
@@ -203,6 +203,13 @@ def wants_comparison(question: str) -> bool:
         _BASELINES.search(question))
 
 
+def sets_out_pieces(question: str) -> bool:
+    """The question compares (``wants_comparison``), or a preamble sets out what it compares, then asks of each ("A
+    and the paper on B - what does each …?")."""
+    return wants_comparison(question) or bool(_COMPARE_WEAK.search(re.sub(  # (not "… for each response token?")
+        r"\bfor\s+each\s+(?!one\b|of\b|paper)", "", question)) and _PREAMBLE.match(question))
+
+
 def analyse(question: str) -> QuestionShape:
     described = likened(question)
     names = [n for n in names_in(question) if n not in described]  # (not "BERT" of "BERT-style")
@@ -217,8 +224,8 @@ def analyse(question: str) -> QuestionShape:
         if len(parts) >= 2:
             shape.kind, shape.parts = QuestionKind.COMPARISON, parts
             return shape
-    if asks_for_list(WHERE_FIRST.sub("", question)):  # ("across the collection, which papers …?")
-        shape.kind = QuestionKind.LIST
+    if asks_for_list(WHERE_FIRST.sub("", question)) or offers_topics(question):  # ("across the collection, which
+        shape.kind = QuestionKind.LIST  # papers …?")
     return shape
 
 

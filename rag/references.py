@@ -255,7 +255,8 @@ def points_back(text: str) -> bool:
     from rag.question import names_in
 
     return bool(_SINGULAR.search(text) or _PLURAL.search(text)) and not names_in(text) and not re.search(
-        r"\b[A-Z][A-Z0-9]+\b|\b(?:a|an|another)\s+(?:[\w-]+\s+)?(?:paper|work|method|approach|study|framework)\b", text)
+        r"\b[A-Z][A-Z0-9]+\b|\b(?:a|an|another)\s+(?:[\w-]+\s+)?(?:paper|work|method|approach|study|framework)\b|"
+        r"^\W*the\s+(?:paper|work|study)\s+(?:on|about)\s", text)  # ("the paper on LMs as poor …": described)
 
 
 def _says_too_little(question: str) -> bool:
