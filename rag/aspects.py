@@ -70,6 +70,8 @@ _ASPECTS = (
     # "Where does each one get its speedup from?", "where does the signal come from?": its source, a mechanism.
     (Aspect.METHOD, re.compile(r"\bwhere\s+(?:does|do|did|is|are)\b[^?.]*\b(?:come|comes|get|gets|obtain\w*|deriv\w*)"
                                r"\b[^?.]*\bfrom\b", re.I)),
+    # "what's the core trick that lets diffusion LLMs beat AR decoding speed?": how they do it, not the speed itself
+    (Aspect.METHOD, re.compile(r"\b(?:tricks?|secret\s+sauce|recipe)\b", re.I)),
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
                                r"by\s+how\s+much|what\s+(?:figure|number)|numbers|stats|beats?|"  # ("speed numbers?")
@@ -88,7 +90,7 @@ _ASPECTS = (
     # "What is their main finding?": what the authors found, as a "why" question's answer is.
     # ("… what role do they actually play?": what the authors found they do)
     (Aspect.WHY, re.compile(rf"{_WHY_OPENS}|\b(?:what\s+(?:causes|explains|drives)|(?:is|are)\s+causing|"
-                            r"root\s+cause|reason|"
+                            r"root\s+cause|reason|blam(?:e|es|ed|ing)|"
                             r"what\s+roles?\s+(?:do|does|did)\b|"
                             r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
                             r"{1,3}(?:find|conclude|show|reveal)|"

@@ -127,9 +127,28 @@ def unless_offered(turn: Turn, papers: list[Paper], names: NameIndex) -> None:
     """Refuses a turn comparing ``papers`` with candidates it offers ("was it compared against LRU or Belady's
     optimal policy?") none of their abstracts mentions, or with a name no abstract writes ("is it compared against
     Concorde on TSP?"); other words it compares with are the comparison's own."""
+    titles = {p.title for p in papers}  # (what it is compared with: "… against next-scale prediction models?")
     if missing := none_offered(turn.question, [f"{p.title} {p.search_text}" for p in papers]) or unindexed(
-            turn.question, names):
+            turn.question, names) or unwritten(" ; ".join(p for p in turn.shape.parts if p not in titles), names):
         not_stated(turn, papers, missing)
+
+
+# A compound ending in a word that makes any noun an adjective ("LLM-based", "RL-driven"): no abstract need write it.
+_LOOSE_TAILS = frozenset("based driven free like style aware level specific oriented only centric agnostic friendly "
+                         "guided conditioned augmented enhanced powered related type wise".split())
+
+
+def unwritten(text: str, names: NameIndex) -> list[str]:
+    """The lower-case hyphenated compounds of ``text`` ("next-scale prediction models") that no indexed abstract
+    writes, hyphenated or spaced: what a paper is compared with is in no paper."""
+    found = []
+    # (not one calling a paper: "… from the memory-classification paper's?")
+    for compound in re.findall(r"(?<![\w-])([a-z]+(?:-[a-z]+)+)(?![\w-])(?!\s+(?:paper|one|work|study)\b)", text):
+        if compound.rsplit("-", 1)[1] in _LOOSE_TAILS:
+            continue
+        if not any(names.papers_mentioning(form) for form in (compound, compound.replace("-", " "))):
+            found.append(compound)
+    return found
 
 
 # Examples in brackets ("(gpt-4o/5, o3-mini etc)", "(e.g. Llama)"): illustrations, not names the papers must hold.
