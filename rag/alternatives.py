@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rag.fields import field_query, field_terms
+from rag.fields import field_query, field_terms, lone_noun
 from rag.question import DASHED_EXAMPLES, OPEN_ENDS, choice_query
 from rag.tokens import content_words, stems, topic_query, without_where
 
@@ -129,8 +129,11 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
     # (an example's first paper a candidate, however low the others rank it)
     missed = [hit for pid, hit in best.items() if hit.part in examples and pid not in {h.paper.paper_id for h in found}]
     found = found[: depth - len(missed)] + missed
-    if field and (terms := field_terms(query, retriever)):  # (a small collection's) papers using a field's
-        using = {pid for ids in terms.values() for pid in ids}  # words are candidates, however low they rank
+    # (a small collection's) papers using a field's words, and any using the one noun a list asks for ("… make a
+    # point about interpretability?"), are candidates, however low they rank
+    terms = field_terms(query, retriever) if field else {}
+    if field and (terms := {**terms, **{w: set(retriever.names.papers_mentioning(w)) for w in lone_noun(query)}}):
+        using = {pid for ids in terms.values() for pid in ids}
         shown = {h.paper.paper_id for h in found}
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]
         found = found[: depth - len(extra)] + extra

@@ -56,9 +56,10 @@ def fields_asked(question: str) -> list[str]:
 
 
 def field_query(question: str) -> str:
-    """The words of the fields the question names (and of a property it asks for, ``rag.properties``), to search with
-    ("" when it names none)."""
-    return " ".join([*(_WORDS[field] for field in fields_asked(question)), property_query(question)]).strip()
+    """The words of the fields the question names (and of a property it asks for, ``rag.properties``; its
+    ``lone_noun``), to search with ("" when it names none)."""
+    return " ".join([*(_WORDS[field] for field in fields_asked(question)), property_query(question),
+                     *lone_noun(question)]).strip()
 
 
 def field_papers(question: str, retriever: HybridRetriever) -> tuple[set[str], str] | None:
@@ -128,16 +129,51 @@ def qualified(evidence: list[Evidence]) -> list[Evidence]:
     return evidence
 
 
+# How a list asks papers to be about something ("which papers bring up …", "… mention …"), not what about
+_SAYING = frozenset("bring brings up mention mentions mentioning discuss discusses discussing touch touches cover "
+                    "covers address addresses talk talks tackle tackles deal deals study studies say says something "
+                    "anything".split())
+
+
+def lone_noun(query: str) -> list[str]:
+    """The one property a list asks about, a noun of its own ("which papers here make a point about
+    interpretability?", "… bring up safety?"; not "generation", nor "adversarial robustness", a phrase), with its
+    adjective ("interpretable"): a term of its own; [] when it has none or several. (Lemminflect's parts of speech
+    told too little: "variables", "activations" are nouns only; a property's suffix says more.)"""
+    from rag.tokens import topic_asked
+    from rag.topic_words import own_topic_words
+
+    topic = topic_asked(query)
+    words = own_topic_words(topic) - _SAYING
+    nouns = [w for w in words if w.isalpha() and _PROPERTY.search(w) and not any(  # (after a modifier: a phrase)
+        m.group(1).lower() in words and _modifies(m.group(1).lower())
+        for m in re.finditer(rf"([\w-]+)\s+{w}\b", topic, re.IGNORECASE))]
+    return [*nouns, *(w.removesuffix("bility") + "ble" for w in nouns if w.endswith("bility"))] if len(nouns) == 1 else []
+
+
+_PROPERTY = re.compile(r"(?:ity|ness|ety|acy|ency|ancy)$")  # (interpretability, robustness, safety, privacy, latency)
+
+
+def _modifies(word: str) -> bool:
+    """A word that may modify the noun after it ("adversarial robustness", "LLM safety"), not a verb ("pitch")."""
+    from rag.nearmiss import word_readings
+
+    readings = word_readings(word)
+    return word not in _SAYING and ("ADJ" in readings or not readings or readings == {"NOUN"})
+
+
 def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share: float) -> dict[str, set[str]]:
     """A list's terms (→ the papers using them), each listing the papers using it: a rarer term that is most of what
     the list asks ("… touch on the KV cache?", not "… tackle the memory cost of the KV cache when decoding …"), an
     acronym's long form as one term (``spelled``: "RLVR" ≠ "RL"), an item of an enumeration it gives, an acronym it
-    writes in capitals ("which papers report FID numbers?") and a field's words (``field_terms``)."""
+    writes in capitals ("which papers report FID numbers?"), its one word that can only be a noun ("… make a point
+    about interpretability?") and a field's words (``field_terms``)."""
     from rag.coref import written_acronyms
     from rag.tokens import listed_items, topic_asked
     from rag.topic_words import own_topic_words
 
-    asks = len(own_topic_words(topic_asked(" ".join([query, *spelled]))))
-    items = listed_items(query) | (written := written_acronyms(query))
-    return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written]).items()
+    asks = len(own_topic_words(topic_asked(" ".join([query, *spelled]))) - _SAYING)
+    lone = lone_noun(" ".join([query, *spelled]))
+    items = listed_items(query) | (written := written_acronyms(query)) | set(lone)
+    return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written, *lone]).items()
             if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(query, retriever)

@@ -81,8 +81,11 @@ def without_where(text: str) -> str:
 
 # "broader question: …", "quick one - …": a preamble; ", e.g. sampling many candidates and picking one": examples
 _PREAMBLE = re.compile(r"^\W*(?:[\w-]+\s+){0,2}(?:question|q|one)\s*[:–—-]\s*", re.IGNORECASE)
-_EXAMPLE_TAIL = re.compile(r",\s*(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as)\s[^?;!]*",
-                           re.IGNORECASE)
+# (and ways of doing it after a dash: "… with the KV cache - using it, shrinking it, sharing it?")
+_EXAMPLE_TAIL = re.compile(r",\s*(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as)\s[^?;!]*|"
+                           r"\s+[-–—:]\s+(?:[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)"
+                           r"(?:,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+))+"
+                           r"[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)\s*(?=[?!.]|$)", re.IGNORECASE)
 
 
 def topic_asked(text: str) -> str:
