@@ -71,7 +71,9 @@ _ASPECTS = (
     (Aspect.METHOD, re.compile(r"\bwhere\s+(?:does|do|did|is|are)\b[^?.]*\b(?:come|comes|get|gets|obtain\w*|deriv\w*)"
                                r"\b[^?.]*\bfrom\b", re.I)),
     # "what's the core trick that lets diffusion LLMs beat AR decoding speed?": how they do it, not the speed itself
-    (Aspect.METHOD, re.compile(r"\b(?:tricks?|secret\s+sauce|recipe)\b", re.I)),
+    # (not "is there a trick to sharpen details …?", which asks for a paper)
+    (Aspect.METHOD, re.compile(r"\b(?:the|their|its|what|which)\s+(?:[\w-]+\s+)?(?:tricks?|secret\s+sauce|recipe)\b",
+                               re.I)),
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
                                r"by\s+how\s+much|what\s+(?:figure|number)|numbers|stats|beats?|"  # ("speed numbers?")
