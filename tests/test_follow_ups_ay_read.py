@@ -26,6 +26,8 @@ def test_a_paper_called_by_three_words_of_its_title(engine) -> None:
 
 def test_the_trick_asks_how_and_blame_asks_why() -> None:
     assert aspect("what's the trick that makes it faster than autoregressive decoding?") is Aspect.METHOD
+    assert aspect("pictures come out blurry - is there a trick to sharpen them without retraining?") is not (
+        Aspect.METHOD)  # (asks for a paper)
     assert aspect("what do the authors blame for the gap?") is Aspect.WHY
 
 
