@@ -166,8 +166,8 @@ def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share
     """A list's terms (→ the papers using them), each listing the papers using it: a rarer term that is most of what
     the list asks ("… touch on the KV cache?", not "… tackle the memory cost of the KV cache when decoding …"), an
     acronym's long form as one term (``spelled``: "RLVR" ≠ "RL"), an item of an enumeration it gives, an acronym it
-    writes in capitals ("which papers report FID numbers?"), its one word that can only be a noun ("… make a point
-    about interpretability?") and a field's words (``field_terms``)."""
+    writes in capitals ("which papers report FID numbers?"), the one property noun it asks about (``lone_noun``: "…
+    make a point about interpretability?") and a field's words (``field_terms``)."""
     from rag.coref import written_acronyms
     from rag.tokens import listed_items, topic_asked
     from rag.topic_words import own_topic_words

@@ -249,7 +249,7 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
 
             against = [e.best_score for e in evidence_for(negated, turn.hits, retriever, settings.answer.lexical_weight)]
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against,
-                                        turn.corrected_question, retriever.names)  # (figures)
+                                        turn.corrected_question, retriever.names)  # ("the lower FID?")
         unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)  # (or why)
     else:
         missing = retriever.names.missing_names(turn.shape.names, turn.said)

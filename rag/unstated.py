@@ -125,9 +125,10 @@ def unspelled(question: str, papers: list[Paper]) -> list[str]:
 
 def unless_offered(turn: Turn, papers: list[Paper], names: NameIndex) -> None:
     """Refuses a turn comparing ``papers`` with candidates it offers ("was it compared against LRU or Belady's
-    optimal policy?") none of their abstracts mentions, or with a name no abstract writes ("is it compared against
-    Concorde on TSP?"); other words it compares with are the comparison's own."""
-    titles = {p.title for p in papers}  # (what it is compared with: "… against next-scale prediction models?")
+    optimal policy?") none of their abstracts mentions, or with a name or (in the piece compared with) a lower-case
+    compound no abstract writes ("is it compared against Concorde on TSP?", "… against next-scale prediction
+    models?"); other words it compares with are the comparison's own."""
+    titles = {p.title for p in papers}
     if missing := none_offered(turn.question, [f"{p.title} {p.search_text}" for p in papers]) or unindexed(
             turn.question, names) or unwritten(" ; ".join(p for p in turn.shape.parts if p not in titles), names):
         not_stated(turn, papers, missing)

@@ -1,7 +1,8 @@
-"""Names and vocabulary of the indexed papers: which papers contain a name, which titles a question names, which
-question words no abstract has (and the corpus word a typo of one was meant as). A small embedding model blurs rare
-tokens ("TRIM-KV", "D2F"); the user does not. These exact lookups let retrieval put the papers a question names first
-and let the decision refuse what no abstract mentions."""
+"""Names and vocabulary of the indexed papers: which papers contain a name, which titles a question names,
+which question words no abstract has (and the corpus word a typo of one was meant as).
+
+A small embedding model blurs rare tokens ("TRIM-KV", "D2F"); the user does not. These exact lookups let
+retrieval put the papers a question names first and let the decision refuse what no abstract mentions."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from rag.settings import DecisionSettings, RetrievalSettings
 from rag.spelling import Speller
 from rag.tokens import QUESTION_WORDS, content_words, squash, stems, topic_phrases, without_quoted, word_forms
 from rag.types import Hit, Paper
+
 
 _ACRONYM = r"(?=\w*[A-Z])[A-Za-z][A-Za-z0-9]*[A-Z0-9]"  # "MLLM", "dLLM", "sLM": an acronym, perhaps lower-case first
 _HYPHENATED = rf"{_ACRONYM}-{_ACRONYM}"  # two joined by a hyphen ("EX-RM", "IM-RM"): one name in either number
@@ -69,7 +71,7 @@ class NameIndex:
 
     def papers_mentioning_version(self, name: str) -> list[str]:
         """``papers_mentioning`` (versions too: "AIME" in "AIME24"), else those writing an acronym in the other number
-        ("dLLM" for "dLLMs"): what a refusal checks before saying no abstract has it."""
+        ("dLLM" where they write "dLLMs"): what a refusal checks before saying no abstract has it."""
         if (found := self.papers_mentioning(name)) or not name.isalpha() or not re.fullmatch(_ACRONYM + "s?", name):
             return found
         return self.papers_mentioning(name[:-1] if name.endswith("s") else name + "s")
