@@ -131,8 +131,9 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
     found = found[: depth - len(missed)] + missed
     # (a small collection's) papers using a field's words, and any using the one noun a list asks for ("… make a
     # point about interpretability?"), are candidates, however low they rank
-    terms = field_terms(query, retriever) if field else {}
-    if field and (terms := {**terms, **{w: set(retriever.names.papers_mentioning(w)) for w in lone_noun(query)}}):
+    terms = {**(field_terms(query, retriever) if field else {}),
+             **{w: set(retriever.names.papers_mentioning(w)) for w in lone_noun(query)}}  # (a lone noun: in ``field``)
+    if terms:
         using = {pid for ids in terms.values() for pid in ids}
         shown = {h.paper.paper_id for h in found}
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]

@@ -210,11 +210,11 @@ def _word_holder(question: str, numbered: list[tuple[int, Evidence]], names: Nam
     asked = re.split(r"\b(?:rather\s+than|instead\s+of)\b", _from_which(question) or "")[0]  # (not what it is not)
     if not asked or _NEGATED.search(asked):
         return None
-    texts = {n: set(re.findall(r"[a-z][\w-]*", f"{e.hit.paper.title} {e.hit.paper.text}".lower())) for n, e in numbered}
     owners: dict[int, str] = {}
     for word in (w for w in own_topic_words(asked) - REFERENCE_WORDS
                  if 0 < len(names.papers_mentioning(w)) <= rare * len(names.papers)):
-        holders = {n for n, words in texts.items() if word in words or f"{word}s" in words}
+        using = {*names.papers_mentioning(word), *names.papers_mentioning(f"{word}s")}  # (the index's own lookup)
+        holders = {n for n, e in numbered if e.hit.paper.paper_id in using}
         if len(holders) != 1:
             return None  # ("… filtering what the drafter trains on?": "data-centric" and "filtering" are no one's)
         owners[holders.pop()] = word
