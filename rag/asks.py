@@ -14,7 +14,7 @@ from rag.tokens import content_words, stems
 _ASKED = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but|then)\W+)?(?:(?:under|in|on|with|at|from|by|for)\s+)?"
                     r"(?:(?:what|which)\s+"
                     r"(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<thing>(?:[\w'’-]+\s+){0,2}?[\w-]+)\s+"
-                    r"(?:did|does|do|is|was|are|were|has|have|had|can|could)\b"
+                    r"(?:did|does|do|is|was|are|were|has|have|had|can|could|will|would)\b"
                     r"|how\s+many\s+(?P<counted>(?:[\w-]+\s+){0,1}[\w-]+)(?:\s+(?:did|does|do|is|was|are|were|has|have"
                     r"|had|of)\b|\s*[?.!]*\s*$)"
                     # "how large were the matrices?": a size, given as a number where the thing is named

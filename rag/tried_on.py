@@ -6,6 +6,7 @@ the papers' nearest sentences."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.asks import unstated
 from rag.tokens import content_words
@@ -36,6 +37,9 @@ _DONE_IN = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were)\s+"
 _ONE_OF = re.compile(_OPENS + r"(?:is|are|was|were)\s+(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+"
                      r"(?:(?:(?:one|some|any|part)\s+of|among)\s+(?:them|those|these|it|the\s+[\w-]+)|"
                      r"in\s+(?:them|those|these|there))\s*\?+\s*$", re.IGNORECASE)
+# "are perovskite catalysts covered among its tasks?", "is Lean supported?": what is asked about, in the passive
+_COVERED = re.compile(_OPENS + r"(?:is|are|was|were)\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:also\s+)?"
+                      r"(?:covered|included|supported|handled|considered|addressed)\b", re.IGNORECASE)
 # "does it predict snowfall as well, or only rain?", "can they handle video too?": one more thing it is asked to do
 _AS_WELL = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|model|"
                       r"approach|paper|authors))\s+(?:also\s+)?[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
@@ -46,13 +50,17 @@ _HEADS = frozenset("instance instances setting settings scenario scenarios case 
                    "exactly separately individually explicitly".split())
 
 
-def unfit(question: str, texts: list[str]) -> list[str]:
+def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] | None = None) -> list[str]:
     """"does it work for Chinese or multilingual chats?": the topic words of what the method is asked to work for,
-    when no text holds any of them (one held, "does it work on video?", is for the answer to say)."""
+    when no text holds any of them (one held, "does it work on video?", is for the answer to say); or (``unknown``:
+    the words of a text no indexed abstract writes, ``NameIndex.unknown_words``) the words no abstract writes when
+    each thing offered has one ("perovskite catalysts", "needle-in-a-haystack retrieval tests": a kind of what the
+    paper has, which no paper has; not "video or audio", where the answer says what it does with video; nor a head
+    no paper writes, "one-step backups", which abstracts may word otherwise)."""
     from rag.nearmiss import asking_words
 
     asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or _ONE_OF.match(question)
-             or _AS_WELL.match(question)) if YES_NO.match(question) else None
+             or _AS_WELL.match(question) or _COVERED.match(question)) if YES_NO.match(question) else None
     what = asked.group("what") if asked else ""
     topic = content_words(what) - asking_words()
     own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic  # (as the user wrote them)
@@ -60,4 +68,11 @@ def unfit(question: str, texts: list[str]) -> list[str]:
     # ("does it only handle one-step backups?" of an abstract extending to "multi-step" operators: for the answer)
     other_kind = any(re.search(rf"\w-{re.escape(w.lower().rpartition('-')[2])}\b", t.lower()) for w in own if "-" in w
                      for t in texts)
-    return own if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own) else []
+    if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own):
+        return own
+    # (a word before the thing's head: "backups" in "one-step backups" may be what abstracts call "operators")
+    offered = [alternative.split() for alternative in re.split(r",|/|\bor\b|\band\b", what) if alternative.strip()]
+    unheard = [unknown(" ".join(words[:-1]).replace("-", " ")) for words in offered] if (
+        unknown and own and not other_kind) else []
+    said = sorted({w for words in unheard for w in words}, key=what.lower().find)  # (in the user's order)
+    return said if unheard and all(unheard) else []

@@ -75,7 +75,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
         turn.question, texts) + unreleased(turn.question, texts) + unbased(turn.question, texts) + (
         absent_names(_asked(turn), papers, names, long_form) if names else [])
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
-    missing = missing or unfit(turn.question, texts)  # "does it work for Chinese or multilingual chats?"
+    missing = missing or unfit(turn.question, texts, names.unknown_words if names else None)  # "… for Chinese?"
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
     missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
     missing = missing or (untitled(turn.question, names) if names else [])  # "… on Oxford Flowers?"
