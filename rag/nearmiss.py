@@ -123,7 +123,7 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     for i, place in qualifiers.items():
         if i - 1 in qualifiers:
             continue  # inside a run already reported
-        words = _run(i, cased, lambda j: j == i or (missing(j) and _nounish(tokens[j])))
+        words = _run(i, cased, lambda j: j == i or (missing(j) and nounish(tokens[j])))
         found.append(Missing(words, _run(place, cased, held)))
     return found
 
@@ -173,19 +173,19 @@ def _anchor(i: int, cased: list[str], tokens: list[str], held: Callable[[int], b
     nominal = not verb or (i > 0 and tokens[i - 1] in _NOUN_PHRASE_STARTS)
     if verb and i > 0 and tokens[i - 1] == "to":  # "to make …", "to meet …": an infinitive, not "to chemistry"
         return None
-    before_held = i + 1 < len(tokens) and held(i + 1) and _nounish(tokens[i + 1])
+    before_held = i + 1 < len(tokens) and held(i + 1) and nounish(tokens[i + 1])
     if before_held:  # a modifier of a held noun ("speech watermarking"); "DiT image generators" is not one
         return i + 1 if nominal else None
     # "watermarking audio?", "watermark audio": an adjective that ends the phrase after a verb stands for a noun
     # (the lexicon has "audio" only as an adjective); a comparative ("… research easier?") is no such thing
     head = noun or (i > 0 and _takes_object(tokens[i - 1]) and not word.endswith(("er", "est")) and (
-        i + 1 == len(tokens) or tokens[i + 1] in asking_words() or not _nounish(tokens[i + 1])))
+        i + 1 == len(tokens) or tokens[i + 1] in asking_words() or not nounish(tokens[i + 1])))
     if nominal and head and i > 0 and held(i - 1) and _modifies(tokens[i - 1]):
         return i - 1
     link = next((j for j in range(i - 1, max(-1, i - 4), -1) if tokens[j] in _LINKS), None)
     if link is not None and noun and not _verb_of(i, tokens):
         return next((j for j in range(link - 1, max(-1, link - 1 - _REACH), -1)
-                     if held(j) and _nounish(tokens[j]) and not _gerund(j, tokens)), None)
+                     if held(j) and nounish(tokens[j]) and not _gerund(j, tokens)), None)
     return None
 
 
@@ -219,7 +219,7 @@ def _verb_of(i: int, tokens: list[str]) -> bool:
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     before = tokens[i - 1]  # (the stop words hold every word that starts a noun phrase: "for", "the", "its", …)
-    return before in _RELATIVES or (before not in ENGLISH_STOP_WORDS and _nounish(before)
+    return before in _RELATIVES or (before not in ENGLISH_STOP_WORDS and nounish(before)
                                     and not before.endswith(("ed", "ing", "al", "ic", "ive")))
 
 
@@ -268,7 +268,7 @@ def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     return getAllLemmas(word)
 
 
-def _nounish(word: str) -> bool:
+def nounish(word: str) -> bool:
     """A word that can be a noun, a gerund ("speculative decoding", "speech watermarking"), or one the lexicon does
     not know (a name: "KV", "TRIM-KV")."""
     readings = word_readings(word)

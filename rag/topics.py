@@ -31,12 +31,15 @@ STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
     "across also although among et al etc every either even however many may might much must per several since "
     "therefore thus toward towards upon via whether within without would yet related based".split())
 FUNCTION_WORDS = QUESTION_WORDS | STOPWORDS
+# What hyphenated words begin with ("auto-regressive", "pre-training"), split off as labels' words are: no theme alone.
+_PREFIXES = frozenset("auto pre post multi non semi self sub inter intra co re un anti".split())
 # Stems of words every field's abstracts use: never a label.
 GENERIC = frozenset(stemmer().stemWords(
     "new novel based existing well one two first include like large small high low better best make remain key task "
     "result show performance improve significant achieve state art demonstrate extensive experiment framework provide "
     "outperform effective remarkable become limited long gap challenge due especially enable allow lead despite recent "
-    "propose introduce present develop general diverse robust strong simple ability work insight find use emerge way"
+    "propose introduce present develop general diverse robust strong simple ability work insight find use emerge way "
+    "https http www github com"  # (a link's words)
     .split()))
 _SPACES = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
 _BREAK = "zqxbreakzqx"  # no abstract's word
@@ -131,14 +134,28 @@ class CorpusStats:
         outside = counts(self.anywhere, background) + TITLE_WEIGHT * counts(self.in_title, background)
         p_in, p_out = inside / max(len(group), 1), (outside + 0.5) / (len(background) + 1.0)
         score = np.where(p_in > p_out, p_in * np.log(np.maximum(p_in, 1e-12) / p_out), 0.0)
-        banned = {self.stem_id.get(s, -2) for s in stem_words(list(exclude))}
+        banned = {self.stem_id.get(s, -2) for s in stem_words(_with_acronyms(exclude))}
         support, picked = max(2, math.ceil(len(group) / 5)) if len(group) > 1 else 1, []  # type: ignore[var-annotated]
         for t in np.argsort(-np.where(used >= support, score, 0.0), kind="stable")[:300]:
             if score[t] <= 0 or used[t] < support or len(picked) == size:
                 break
-            if not banned & set(self.terms[t]) and not any(set(self.terms[t]) & set(p) for p in picked):
-                picked.append(self.terms[t])  # not the topic's own words, nor a word already shown
+            if self._names_theme(self.terms[t], picked, banned):
+                picked.append(self.terms[t])
         return ", ".join(" ".join(self.surface[s] for s in t) for t in picked) or "other"
+
+    def _names_theme(self, term: tuple[int, ...], picked: list[tuple[int, ...]], banned: set[int]) -> bool:
+        """A label term: none of the topic's own words, no word of a term already picked (in any form or spacing:
+        "auto regressive", "autoregressive image"), and alone a noun or a name ("adaptive", "auto" of "auto-regressive":
+        no theme)."""
+        from rag.nearmiss import nounish
+
+        def joined(t: tuple[int, ...]) -> str:
+            return "".join(self.surface[s] for s in t).lower()
+
+        if banned & set(term) or any(set(term) & set(p) or min(len(joined(p)), len(joined(term))) >= 6 and (
+                joined(p) in joined(term) or joined(term) in joined(p)) for p in picked):
+            return False
+        return len(term) > 1 or nounish(joined(term)) and joined(term) not in _PREFIXES
 
     def clusters(self, members: Sequence[int], k: int, scope: Sequence[int],
                  exclude: Sequence[str] = ()) -> list[tuple[str, list[int]]]:
@@ -151,6 +168,16 @@ class CorpusStats:
                             key=lambda g: (-len(g), g[0]))
             self.cache[key] = [(self.label(g, sorted(set(scope) - set(g)), exclude), g) for g in groups]
         return self.cache[key]  # type: ignore[return-value]
+
+
+def _with_acronyms(exclude: Sequence[str]) -> list[str]:
+    """The words of what a topic is (hyphenated ones split, as labels' words are: "test-time" → test, time), their
+    initials and the common acronym of it ("graph neural networks" → GNN): none names one of its themes."""
+    from rag.coref import COMMON_LONG
+
+    said = words(" ".join(exclude))
+    initials = ["".join(w[0] for w in said)] if len(said) > 1 else []  # ("federated learning" → FL)
+    return said + initials + [short for short, long in COMMON_LONG.items() if stem_words(words(long)) == stem_words(said)]
 
 
 def alternatives(topic: str) -> list[str]:
