@@ -16,6 +16,7 @@ from rag.plan import PaperPlan, defined_name, plan_paper
 from rag.properties import reports
 from rag.nearmiss import word_readings
 from rag.asks import asks_earlier, asks_release
+from rag.cues import TRIED_ON, names_data
 from rag.aspects import asked_verb, aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
@@ -152,9 +153,13 @@ def _of_each(question: str, decision: Decision, kind: QuestionKind,
 
     def holding(e: Evidence) -> Callable[[str], bool] | None:
         held = {s.text for s in e.sentences if answers_aspect(s.text, asked) and role_of(s) in roles}
+        if not held and wanted is Aspect.DATA:  # ("what data does each one train or evaluate on?", words every
+            held = {s.text for s in e.sentences if role_of(s) in roles and (  # paper has: its sentence naming them)
+                names_data(s.text, e.hit.paper.short_name) or TRIED_ON.search(s.text))}
         return held.__contains__ if held else None
 
-    return {n: check for n, e in decision.chosen if asked and (check := holding(e))}
+    return {n: check for n, e in decision.chosen if (asked or wanted is Aspect.DATA and kind is QuestionKind.COMPARISON)
+            and (check := holding(e))}
 
 
 def _yes_or_no(question: str, plan: PaperPlan) -> str:

@@ -17,6 +17,10 @@ LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 _NAMED_THING, _BENCHMARK = re.compile(NAMED_THING), re.compile(r"\b[A-Z][\w-]*(?:Bench|-bench|Eval|QA|Arena|Gym)\b")
 # What they ran it on, opening the sentence ("Experiments on 430 FDA-approved drugs …", "When tested on 122 …").
 RAN_ON = re.compile(r"^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b")
+# What a sentence says the paper was run on, wherever in it ("… apply the proposed method to Llama-7B …, and evaluate it
+# on WikiText-2 …", "The authors benchmark their method across three representative PDE benchmarks.")
+TRIED_ON = re.compile(r"\b(?:experiments?\s+(?:on|across|with)|(?:evaluat|test|validat|benchmark)\w*\s+(?:[\w-]+\s+){0,3}?"
+                      r"(?:on|across|against)|trained\s+on)\b", re.IGNORECASE)
 # "The authors benchmark their method across three representative PDE benchmarks." answers "benchmarks?" too.
 DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
                       r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b"

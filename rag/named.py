@@ -75,17 +75,20 @@ def called_by(question: str, title_words: Callable[[str], set[str]],
     return lambda pid: title_words(pid) | {name for name, ids in names.items() if pid in ids}
 
 
-def mention_order(question: str, papers: list[str], title_words: Callable[[str], set[str]]) -> list[str]:
+def mention_order(question: str, papers: list[str], title_words: Callable[[str], set[str]],
+                  distinctive: Callable[[str], bool] = lambda _: True) -> list[str]:
     """A comparison's ``papers`` in the order its question first calls each by a name or a distinctive title word
     ("GtR … also decides … How does its way of picking tokens compare with TRIM-KV's?": GtR, then TRIM-KV, whichever
-    the answer showed first), when it calls them all; else []. "The former" is the one the user named first."""
+    the answer showed first), when it calls them all; else []. "The former" is the one the user named first.
+    ``distinctive``: a word only a handful of abstracts use ("Compare it with the paper about … human-like visual
+    experience" does not call Visual Jigsaw by "visual")."""
     from rag.question import wants_comparison
 
     text, first = question.lower(), {}
     words = {pid: title_words(pid) for pid in papers}  # (a word their titles share calls neither: "optimal transport")
     shared = {w for pid in papers for w in words[pid] if sum(w in other for other in words.values()) > 1}
     for pid in papers if len(papers) >= 2 and wants_comparison(question) else []:
-        spots = [found.start() for word in words[pid] - shared if len(word) > 2
+        spots = [found.start() for word in words[pid] - shared if len(word) > 2 and distinctive(word)
                  if (found := re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text))]
         if spots:
             first[pid] = min(spots)

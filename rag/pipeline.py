@@ -119,8 +119,8 @@ def _answer_from_table(turn: Turn, choice: bool, retriever: HybridRetriever) -> 
           and _compare_with_new(turn, turn.on_table, retriever)):  # "How does SIGMark compare to these two?"
         turn.on_table = []
     elif (compares or bare_comparison(turn.question)) and len(turn.on_table) >= 2:  # ("A and that one: … each?")
-        turn.compare_ids = mention_order(turn.question, turn.on_table, retriever.names.title_words) or list(
-            turn.on_table)  # (in the order the user named them: "GtR … compare with TRIM-KV's?" shows GtR first)
+        turn.compare_ids = mention_order(turn.question, turn.on_table, retriever.names.title_words,  # (as named:
+                                         retriever.names.is_distinctive) or list(turn.on_table)  # "GtR … TRIM-KV's?")
     elif sets_out_pieces(turn.question) and _compare_with_new(turn, turn.on_table, retriever):  # ("A and B - each")
         turn.on_table = []  # compared with something new: searched for, the table's paper pinned first
     elif turn.shape.kind is QuestionKind.COMPARISON:

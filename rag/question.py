@@ -26,6 +26,9 @@ _PREAMBLE = re.compile(r"^[^:?.]{3,100}(?:[:：]|\s[–—-])\s")
 # Where the papers being compared are separated from each other.
 _SEPARATORS = re.compile(
     r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
+_DESCRIBED = re.compile(r"^(?:the|that|this)\s+(?:paper|work|study|one)\s+(?:about|on|that|which|where|with|for)\b",
+                        re.IGNORECASE)
+_CALLED = re.compile(r"^(?:the|that|this|these|those|its?|their|a|an|one)\b", re.IGNORECASE)
 CUE_WORDS = frozenset("compare compared comparing comparison differ differs difference differences different "
                       "differently vs versus contrast each both way ways one".split())
 # Name-like tokens: internal capitals or digits (SIGMark, D2F, ShapeGen4D), acronyms (ARPG), hyphenated
@@ -33,7 +36,6 @@ CUE_WORDS = frozenset("compare compared comparing comparison differ differs diff
 _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z]+[0-9][\w]*)(?:\.[0-9]+\w*)*"
                    r"(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)*\b|\b[A-Za-z]+(?:-[A-Za-z0-9]+(?:\.[0-9]+\w*)*)+\b", re.ASCII)
 # (A version stays in the name: "Qwen2.5-VL", "Llama-3.1". ASCII: in "LLM里的attention" 里 ends the name.)
-
 _KIND_OF = re.compile(r"-(?:style|like|based|related|type|inspired|driven|esque|something|whatever|ish)$", re.I)
 MAX_PARTS = 4
 LIKENED = re.compile(r"\b([\w.]+)-(?:style|like|esque|inspired)\b", re.IGNORECASE)  # "BERT-style", "GPT-like"
@@ -41,8 +43,7 @@ _LIKENED_TO = re.compile(r"\b(?:similar\s+to|à\s+la|a\s+la|akin\s+to|in\s+the\s
                          r"along\s+the\s+lines\s+of|(?:kind|sort)\s+of\s+like)\s+(?:the\s+)?([\w.-]+)", re.IGNORECASE)
 
 
-# Two names joined by a word ("the MAs-in-DiTs paper"): each is a name; one word with capitals on one side is not
-# ("Best-of-N", "LLM-as-a-Judge").
+# Two names joined by a word ("the MAs-in-DiTs paper"): each a name; not capitals on one side ("Best-of-N").
 _ACRONYM_LIKE = r"[A-Za-z\d]*[A-Z][a-z\d]*[A-Z][A-Za-z\d]*"
 _JOINED = re.compile(rf"({_ACRONYM_LIKE})-(?:in|for|on|of|with|vs|and|to|from)-({_ACRONYM_LIKE})")
 
@@ -54,8 +55,7 @@ def names_in(question: str) -> list[str]:
         token = _KIND_OF.sub("", match.group(0))
         if token != match.group(0) and not _NAME.fullmatch(token) or question[match.start() - 1: match.start()] == "-":
             continue  # (and not the tail of a compound opening with a digit: "beats-8B" of "that 1B-beats-8B thing")
-        # Plain capitalised words and common acronyms are not names of methods.
-        if _common(token):
+        if _common(token):  # (plain capitalised words and common acronyms are not names of methods)
             continue
         if "-" in token and all(part.isalpha() and part.islower() or common_acronym(part) or (
                 i == 0 and part in ("N", "K", "M")) for i, part in enumerate(token.split("-"))):  # ("N-times")
@@ -122,13 +122,21 @@ def without_examples(question: str) -> str:
 def comparison_parts(question: str) -> list[str]:
     """The pieces of a comparison's first clause that each point at one paper (those with topic words); the first
     clause naming several, after a preamble ("I have three papers open: the one on …, ARPG, and GtR. …")."""
-    def pieces(clause: str) -> list[str]:
-        return [p.strip() for p in _SEPARATORS.split(clause) if [w for w in content_words(p) if w not in CUE_WORDS]]
+    def pieces(clause: str) -> list[str]:  # ("the paper about central vision and slowness in …": one paper described;
+        # what follows it joined on, unless a name or a word calling another: "… and the jigsaw one", "… and ARPG")
+        found: list[str] = []
+        for p in (p.strip() for p in _SEPARATORS.split(clause)):
+            if found and _DESCRIBED.match(found[-1]) and p and not (names_in(p) or _CALLED.match(p)):
+                found[-1] = f"{found[-1]} and {p}"
+            elif [w for w in content_words(p) if w not in CUE_WORDS]:
+                found.append(p)
+        return found
 
     clauses = _CLAUSE_END.split(question, maxsplit=2)
     head = re.split(r"\s[–—-]\s", clauses[0], maxsplit=1)[0]  # ("OR-PRM and RGM both … - how does each …?")
     parts = pieces(head) if len(pieces(head)) >= 2 else pieces(clauses[0])
-    if len(parts) < 2 and len(clauses) > 1 and question[len(clauses[0])] in ":：":
+    if len(parts) < 2 and len(clauses) > 1 and question[len(clauses[0])] in ":：" and not (  # (not "Compare it
+            parts and wants_comparison(clauses[0])):  # with the paper about …: where does each …?", one piece named)
         parts = pieces(clauses[1]) if len(pieces(clauses[1])) >= 2 else parts
     named = [i for i, part in enumerate(parts) if _NAME.search(part)]
     if len(named) >= 2:  # unnamed pieces after the named ones say how they are compared, not what else:
@@ -139,24 +147,20 @@ def comparison_parts(question: str) -> list[str]:
 def comparison_context(question: str) -> str:
     """What a comparison asks about every compared piece: the topic words after its first clause ("ARPG vs GtR:
     how does each accelerate visual autoregressive generation?" → "accelerate visual autoregressive generation").
-    Names there are left out: they would pull every piece's search to the paper naming them."""
+    Names there are left out: they would pull every piece's search to the paper naming them ("" if no topic word)."""
     pieces = _CLAUSE_END.split(question, maxsplit=1)
     if len(pieces) < 2:
         return ""
     rest = pieces[1]
     for name in names_in(rest):
         rest = rest.replace(name, " ")
-    if not content_words(rest):  # keyword_query would hand back the text itself
-        return ""
-    return " ".join(w for w in keyword_query(rest).split() if w not in CUE_WORDS)
+    return "" if not content_words(rest) else " ".join(w for w in keyword_query(rest).split() if w not in CUE_WORDS)
 
 
 # "… about text rather than images?": what a choice is not about.
 # ("… more of an evaluation paper than a model paper?": the pick is not a model paper)
 _RATHER_THAN = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|but\s+not|(?<=paper)\s+than|"
                           r"(?<=work)\s+than)\b(?P<not>[^,;?]*)", re.IGNORECASE)
-
-
 _CALLS_A_PAPER = re.compile(r"\b(?:papers?|study|studies|work)\b", re.IGNORECASE)
 
 

@@ -199,8 +199,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if (singular or _VERSUS.match(asked)) and len(own) == 1 and own[0] not in listed and (
             wants_comparison(asked) or _COMPARATIVE.search(asked)):
         return Reference(ReferenceKind.PARTIAL_NAME, [listed[0], *own], question)  # "How is its approach … from MoH?"
-    if (choice or plural) and len(listed) > _OVERVIEW:  # "Which of the papers …" after a survey of the collection
-        return Reference(ReferenceKind.NONE, question=question)
+    if (choice or plural) and (len(listed) > _OVERVIEW or len(set(own) - set(every)) > 1 and wants_comparison(asked)):
+        return Reference(ReferenceKind.NONE, question=question)  # "Which of …" after a survey; "A vs B - each one …?"
     if (choice or plural) and len(listed) >= 2:
         return Reference(ReferenceKind.PLURAL, list(listed), question, choice)
     if singular or (plural and listed):  # "what does it buy them?" with one paper on the table: its authors
