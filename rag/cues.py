@@ -19,8 +19,8 @@ _NAMED_THING, _BENCHMARK = re.compile(NAMED_THING), re.compile(r"\b[A-Z][\w-]*(?
 RAN_ON = re.compile(r"^\W*(?:When\s+)?(?i:experiments?|evaluations?|tested|evaluated)\s+(?:on|across|with)\b")
 # What a sentence says the paper was run on, wherever in it ("… apply the proposed method to Llama-7B …, and evaluate it
 # on WikiText-2 …", "The authors benchmark their method across three representative PDE benchmarks.")
-TRIED_ON = re.compile(r"\b(?:experiments?\s+(?:on|across|with)|(?:evaluat|test|validat|benchmark)\w*\s+(?:[\w-]+\s+){0,3}?"
-                      r"(?:on|across|against)|trained\s+on)\b", re.IGNORECASE)
+TRIED_ON = re.compile(r"\b(?:experiments?\s+(?:on|across|with)|(?:evaluat|test|validat|benchmark)\w*\s+"
+                      r"(?:[\w-]+\s+){0,3}?(?:on|across|against)|trained\s+on)\b", re.IGNORECASE)
 # "The authors benchmark their method across three representative PDE benchmarks." answers "benchmarks?" too.
 DATA_CUE = re.compile(rf"{ASPECT_CUES[Aspect.DATA].pattern}|\b(?:benchmark|evaluate|test|validate)s?\s+(?:\w+\s+){{0,3}}"
                       r"(?:on|across)\s+(?:\w+\s+){0,3}(?:benchmarks|datasets|tasks)\b"

@@ -177,7 +177,8 @@ def _with_acronyms(exclude: Sequence[str]) -> list[str]:
 
     said = words(" ".join(exclude))
     initials = ["".join(w[0] for w in said)] if len(said) > 1 else []  # ("federated learning" → FL)
-    return said + initials + [short for short, long in COMMON_LONG.items() if stem_words(words(long)) == stem_words(said)]
+    spelled = stem_words(said)
+    return said + initials + [short for short, long in COMMON_LONG.items() if stem_words(words(long)) == spelled]
 
 
 def alternatives(topic: str) -> list[str]:

@@ -70,7 +70,8 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
                      for t in texts)
     if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own):
         return own
-    # (a word before the thing's head: "backups" in "one-step backups" may be what abstracts call "operators")
+    # (only words before the thing's head: a head no abstract writes, "backups" of "one-step backups", may be what
+    # abstracts call "operators")
     offered = [alternative.split() for alternative in re.split(r",|/|\bor\b|\band\b", what) if alternative.strip()]
     unheard = [unknown(" ".join(words[:-1]).replace("-", " ")) for words in offered] if (
         unknown and own and not other_kind) else []

@@ -66,8 +66,9 @@ def test_two_new_papers_compared_leave_the_table_behind(engine) -> None:
 
 
 def test_a_comparison_in_the_order_the_user_calls_the_papers(engine) -> None:
-    *_, pair = _chat(engine, "hi, is there something in here about post-training multimodal LLMs with a self-supervised "
-                             "puzzle, like cutting an image into pieces and making the model put them back in order?",
+    *_, pair = _chat(engine, "hi, is there something in here about post-training multimodal LLMs with a "
+                             "self-supervised puzzle, like cutting an image into pieces and making the model put them "
+                             "back in order?",
                      "Compare it with the paper about central vision and slowness in human-like visual experience: "
                      "where does each one get its training signal from, given that neither uses labels?")
     # ("visual", a word of Visual Jigsaw's title but of many abstracts, had placed the jigsaw paper second)
