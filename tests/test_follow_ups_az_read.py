@@ -14,8 +14,8 @@ from rag.asks import asked_thing
 from rag.question import comparison_parts
 from rag.tried_on import unfit
 
-CATALYST, TIKZILLA, TRIMKV, SPECTRAL = "h47cb2134ff1f", "rJv2byEWA3", "qCaq3jGb0S", "tHmiydOQhn"
-PBFM, SLOWNESS, RCPU, JIGSAW = "hfebd26d11d8c", "h318bc0fb82e2", "t6xiPRvynD", "tBf2SUzfZw"
+TIKZILLA, PBFM, SLOWNESS = "rJv2byEWA3", "hfebd26d11d8c", "h318bc0fb82e2"
+RCPU, JIGSAW = "t6xiPRvynD", "tBf2SUzfZw"
 
 
 def test_a_detail_asked_with_will_or_would() -> None:
