@@ -147,7 +147,7 @@ def unwritten(text: str, names: NameIndex) -> list[str]:
     for compound in re.findall(r"(?<![\w-])([a-z]+(?:-[a-z]+)+)(?![\w-])(?!\s+(?:paper|one|work|study)\b)", text):
         if compound.rsplit("-", 1)[1] in _LOOSE_TAILS:
             continue
-        if not any(names.papers_mentioning(form) for form in (compound, compound.replace("-", " "))):
+        if not names.papers_mentioning(compound):  # (which finds it spaced too: ``tokens.word_forms``)
             found.append(compound)
     return found
 
