@@ -20,7 +20,7 @@ from rag.cues import TRIED_ON, names_data
 from rag.aspects import asked_verb, aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
-from rag.roles import WANTED, Aspect, releases, role_of
+from rag.roles import WANTED, Aspect, Role, releases, role_of
 from rag.subject import without_calling
 from rag.tokens import content_words, stems
 from rag.topic_words import own_topic_words
@@ -153,6 +153,9 @@ def _of_each(question: str, decision: Decision, kind: QuestionKind,
 
     def holding(e: Evidence) -> Callable[[str], bool] | None:
         held = {s.text for s in e.sentences if answers_aspect(s.text, asked) and role_of(s) in roles}
+        if not held and wanted is Aspect.RESULT:  # ("how much supervision does each rely on?": no result says, one
+            held = {s.text for s in e.sentences if answers_aspect(s.text, asked) and role_of(s) in (  # method may:
+                Role.METHOD, Role.RESULT)}  # "… train a time-contrastive Self-Supervised Learning model …")
         if not held and wanted is Aspect.DATA:  # ("what data does each one train or evaluate on?", words every
             held = {s.text for s in e.sentences if role_of(s) in roles and (  # paper has: its sentence naming them)
                 names_data(s.text, e.hit.paper.short_name) or TRIED_ON.search(s.text))}

@@ -274,8 +274,8 @@ def asks_which(question: str) -> bool:
     return bool(_CHOICE.search(question))
 
 
-# "vs other AR models - speed?", "what does it do differently from earlier …?": the paper against its own baselines
-_BASELINES = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
+# "vs other AR models - speed?", "speedup vs the standard solvers?", "… differently from earlier …?": its own baselines
+_BASELINES = re.compile(r"^\W*(?:and\s+)?(?:[\w-]+\s+){0,2}?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
                         r"(?:other|existing|prior|previous|standard|usual|baselines?\b)", re.I)
 _PRIOR_WORK = re.compile(r"\b(?:differ\w*|different(?:ly)?|compared?|contrast(?:ed|s)?|improv\w*|better|new|"
                          r"(?:stack(?:s|ed)?|measures?)\s+up)\s+"

@@ -187,9 +187,19 @@ _ANY_METHOD_VERBS = frozenset("work works worked make makes made does done using
                               "have want show shows".split())
 
 
+# "what do they compare MFT with?", "it compares MFT with which alternatives?": what the paper sets its method against,
+# which the sentence comparing says ("We systematically compare with other three … strategies: …"; not "how does it
+# compare with ARPG?", a comparison of two papers)
+_COMPARED_WITH = re.compile(r"\bcompar(?:e|es|ed)\s+(?:[\w-]+\s+){0,4}?(?:with|against|to)\s+(?:which|what)\b|"
+                            r"\b(?:what|which)\b[^?]*?\bcompare[sd]?\s+(?:[\w-]+\s+){0,4}?(?:with|against|to)\s*\??\s*$",
+                            re.I)
+
+
 def asked_verb(question: str) -> str:
     """The verb a "how" or "what … do they" question asks about ("train" in "how do they train the retention part?"),
     or ""."""
+    if _COMPARED_WITH.search(question):
+        return "compare"
     found = _HOW_VERB.search(question)
     verb = (found.group("verb") or found.group("done")).lower() if found else ""
     return "" if verb in _ANY_METHOD_VERBS else verb

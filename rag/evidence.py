@@ -152,6 +152,19 @@ def for_comparison(question: str, evidence: list[Evidence], retriever: HybridRet
     return evidence
 
 
+def counted_against(negated: str, evidence: list[Evidence], hits: list[Hit], retriever: HybridRetriever,
+                    weight: float) -> list[float]:
+    """What a choice says its pick is not ("… on the optimizer rather than on the heuristics themselves?"): each
+    paper's best score for it, counted against the paper; not against one whose sentence fitting the choice best
+    names it too, setting the two apart itself ("MoH … operates at the optimizer level, discovering effective
+    heuristic-optimizers")."""
+    def sets_apart(e: Evidence) -> bool:
+        return bool(e.sentences) and answers_aspect(max(e.sentences, key=lambda s: s.score).text, negated)
+
+    return [0.0 if sets_apart(e) else a.best_score for e, a in zip(evidence, evidence_for(negated, hits, retriever,
+                                                                                          weight))]
+
+
 def compared_names(evidence: list[Evidence]) -> list[str]:
     """What calls each compared paper (those the question names, else all): its title, short name and the piece of
     the question naming it."""

@@ -105,6 +105,8 @@ def generate(turn: Turn, llm: LLMBackend | None, backend: str, settings: Setting
     if lead:
         answer.text = f"{lead}\n\n{answer.text}"
     answer.missing = [m.words for m in decision.missing]  # also of a "No: …" to "Is there a paper on …?"
+    if turn.shape.kind is QuestionKind.CHOICE and decision.pick is not None:
+        answer.picked = next((e.hit.paper.paper_id for n, e in decision.chosen if n == decision.pick), "")
     written = "".join(streamed)
     if answer.text.startswith(written) and len(answer.text) > len(written):  # the rest: evidence, table
         yield show(answer.text[len(written):])

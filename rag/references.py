@@ -15,13 +15,11 @@ from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
 from rag.question import wants_comparison
 from rag.named import counted_papers, from_turn, mention_order, named_ahead, named_on_table, recent, subject, user_order
+from rag.positions import NUMBER_WORDS, ordinal as position, source_numbers
 from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
 from rag.types import Paper, Shown
 
 _OVERVIEW = 12  # an answer showing more papers surveyed the collection: "which of them" searches it
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
-             "fifth": 4, "5th": 4}
 _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
                      r"unrelated|another)\s+(?:question|topic|subject|thing|matter|q\b)|on\s+(?:a(?:nother)?|"
                      r"a\s+different)\s+(?:[\w-]+\s+)?(?:subject|topic|note)|switching\s+(?:topics?|gears)|"
@@ -31,17 +29,6 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
                      r"that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)(?:\s+(?:about|to|"
                      r"on))?|i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
                      r"\s*[:,.;!-]*\s*", re.IGNORECASE)
-_SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?", re.I)
-_TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
-# "the first and (the) second", "first vs third", "third one - what does FTS stand for?"; not "the second problem …"
-_PARTS = "problem|stage|step|component|task|principle|contribution|module|phase|part|challenge|finding|objective|round"
-_ORDINAL = re.compile(r"(?:\bthe\s+|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)"
-                      r"|^\W*(?:(?:and|so|ok(?:ay)?|now|then)\W+)?)"
-                      r"(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
-                      rf"(?!\s+(?:{_PARTS})s?\b)(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.I)
-_CORRECTED = re.compile(r"\b(?:no\s+wait|wait\s+no|i\s+meant?|scratch\s+that|or\s+rather|correction)\b", re.I)
-_PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|"
-                     r"fifth|5th|last)(?:\s+(?:one|ones|paper|papers))?\s*(?:[,?:;.!\-–—]|$)", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those|them|"
                      r"they|their|each\s+(?:of\s+them|one|paper|method|approach)|all\s+of\s+them|either|neither)\b",
                      re.I)
@@ -61,6 +48,7 @@ _COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to|respectively)
 # "and versus the jigsaw paper, what kind of supervision does each need?": the subject against the paper it names
 _VERSUS = re.compile(r"^\W*(?:(?:and|but|ok(?:ay)?|so|now)\W+)?(?:versus|vs\.?|compared\s+(?:to|with)|against)\s", re.I)
 _OTHER = re.compile(r"\bthe\s+other\s+(?:one|paper|method|model|approach|work)\b", re.IGNORECASE)
+_EVERY = re.compile(r"\b(?:all|each|both|either|neither|every)\b", re.IGNORECASE)  # ("what do they all share?")
 # "both", "the two", "which of the three": as many papers as it says.
 _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
                       r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
@@ -146,7 +134,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         asks_which(asked) or asks_which(re.split(r"(?<=[.!])(?<!e\.g\.)(?<!i\.e\.)\s+", asked.strip())[-1]))
     choice = asks_choice and len(listed) >= 2
     numbered = enumerated or several.sources  # "[2]" after "I'll take them as RGM, T1, ReVeal": T1
-    if (numbers := _source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
+    if (numbers := source_numbers(asked)) and all(1 <= n <= len(numbered) for n in numbers):
         return Reference(ReferenceKind.SOURCE_NUMBER, [numbered[n - 1] for n in numbers], positioned or question,
                          choice)
     among = ordered if enumerated or len(ordered) >= len(listed) else listed
@@ -154,7 +142,7 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         among = recent(table, 2)[::-1]  # the two discussed last, in the order discussed
     if _OTHER.search(asked) and len(listed) == 1 and (others := [p for p in several.listed if p not in listed]):
         return Reference(ReferenceKind.ORDINAL, others[:1], positioned or question)  # "same for the other one?"
-    if ordinal := _ordinal(asked, among):
+    if ordinal := position(asked, among):
         return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question,
                          choice or asks_choice and len(ordinal) > 1)
     if against_baselines(asked):  # "vs other AR models - speed and memory?": the last paper against its baselines
@@ -164,9 +152,11 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     weak = {m.group(0).lower() for m in _PLURAL.finditer(unbound)} <= {"they", "them", "their"}
     # (not "small LMs …, do they", "Which papers … trace … to its source?", "does it cover, … do they propose?")
     plural = bool(_PLURAL.search(unbound)) and not (weak and (named_before_pronoun(asked) or singular))
+    if plural and weak and last.picked and not own and not asks_choice and not _EVERY.search(asked):  # "what do they
+        return Reference(ReferenceKind.PRONOUN, [last.picked], question)  # evaluate on?" after a pick: its authors
     if (plural and not weak) or asks_choice:  # "the two" after a turn about one paper: the turns before it too
         counted = _COUNTED.search(asked)
-        count = _NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
+        count = NUMBER_WORDS[(counted.group(1) or counted.group(2)).lower()] if counted else 2
         listed = counted_papers(table, count, every, named_in, title_words) if counted else recent(table, 2)
         # "Lyra also builds on video diffusion. How do the two papers …?": the one it names, and the chat's subject
         new = [p for p in own if p not in last.listed] if len(own) == 1 else []  # (it names one: not "A vs B")
@@ -234,6 +224,8 @@ def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper])
             pid not in papers for pid in last.listed) or _ASKS_FOR_PAPERS.search(asked):
         return reference
     named = [n.lower() for n in names_in(asked)]
+    if _EITHER_OR.match(asked) and not named and len(last.listed) == 1:  # "real deployment or a toy setting?": which
+        return Reference(ReferenceKind.PRONOUN, list(last.listed), asked)  # the paper is, whatever words it uses
     listed = [p for p in last.listed if all(n in f"{papers[p].title} {papers[p].search_text}".lower() for n in named)]
     if named and (not listed or _ASKING.match(asked)) or not (1 if named else 2) <= len(own_topic_words(asked)) <= 4:
         return reference
@@ -247,6 +239,11 @@ def implicit(reference: Reference, table: list[Shown], papers: dict[str, Paper])
 _ASKING = re.compile(r"^\W*(?:\w+\W+)?(?:what|which|how|why|who|whom|whose|where|when|is|are|was|were|does|do|did|can|"
                      r"could|would|will|should|has|have|tell|describe|explain|list|find|show|give|compare|summari[sz]e|"
                      r"anything|i|i'm|we|please)\b", re.IGNORECASE)  # ("any annotations needed?" is a fragment)
+
+
+# A bare either-or, no question word ("synthetic or real data?"; not "speedup vs the solvers?", against its baselines)
+_EITHER_OR = re.compile(r"^\W*(?:and\s+|so\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+or\s+(?:an?\s+|the\s+)?"
+                        r"[\w-]+(?:\s+[\w-]+){0,3}\s*\?+\s*$", re.IGNORECASE)
 
 
 def points_back(text: str) -> bool:
@@ -270,31 +267,3 @@ def _says_too_little(question: str) -> bool:
     question = unabbreviated(without_offered(question))
     return (not names_in(question) and (len(content_words(question) - GENERIC_WORDS) < 2 or bool(_GOES_ON.match(
         question))) and not _ASKS_FOR_PAPERS.search(question))
-
-
-def _source_numbers(question: str) -> list[int]:
-    return [int(next(g for g in m.groups() if g)) for m in _SOURCE_NUMBER.finditer(question)]
-
-
-def _ordinal(question: str, listed: list[str]) -> list[str]:
-    if top := _TOP_N.search(question):
-        count = _NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
-        return listed[:count] if count <= len(listed) else []
-    if (fix := _CORRECTED.search(question)) and _ORDINAL.search(question, fix.end()):  # "the first … no wait, I
-        question = question[fix.end():]  # meant the latter": what the user settled on
-    picked = []  # (after "and", only when an ordinal with "the" came before it: not "first and second order")
-    for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked
-                  or _bare_ordinal(m, question)):
-        word, end = match.group(1).lower(), len(listed) - 1
-        index = {"last": end, "final": end, "former": 0, "latter": 1 if len(listed) == 2 else end}.get(
-            word, _ORDINALS.get(word, -1))
-        if 0 <= index < len(listed) and listed[index] not in picked:
-            picked.append(listed[index])
-    return picked
-
-
-def _bare_ordinal(match: re.Match[str], question: str) -> bool:
-    """An ordinal opening the question without "the" points at a paper when a noun follows it ("third one - what
-    does FTS stand for?") or another ordinal does ("first vs third, …"); not "First, tell me …"."""
-    return match.start() < 12 and match.group(1).lower() in _ORDINALS and (  # ("last one: which papers …?" is
-        match.group(0).split()[-1].lower() not in _ORDINALS or bool(_PAIRED.match(question, match.end())))  # a turn)

@@ -165,6 +165,7 @@ class Answer:
     chart: CollectionStats | None = None  # a question about the collection: papers per group (in JSON if set)
     missing: list[str] = field(default_factory=list)  # a near-miss: the qualifiers no source holds ("speech")
     about: list[str] = field(default_factory=list)  # a refusal's papers it names as not stating it (``Decision``)
+    picked: str = ""  # a choice settled by the evidence: the paper it picked (whose authors "they" are next)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -180,7 +181,7 @@ class Answer:
             "notice": self.notice,
             "corrections": self.corrections,
             "missing": self.missing,
-        } | ({"chart": self.chart.to_json()} if self.chart else {})
+        } | ({"picked": self.picked} if self.picked else {}) | ({"chart": self.chart.to_json()} if self.chart else {})
 
 
 @dataclass
@@ -193,6 +194,7 @@ class Shown:
     refused: bool = False
     query: str = ""  # what that turn searched for (its standalone form)
     about: list[str] = field(default_factory=list)  # refused, naming these papers ("… of DPT does not mention …")
+    picked: str = ""  # a choice's pick ("Which of those …?" → TRIM-KV; "what do they evaluate on?" asks of it)
 
     @property
     def listed(self) -> list[str]:
@@ -207,7 +209,7 @@ class Shown:
     @classmethod
     def of(cls, answer: Answer) -> Shown:
         return cls(answer.question, [s.paper_id for s in answer.sources], [c.paper_id for c in answer.citations],
-                   answer.refused, answer.query, list(answer.about))
+                   answer.refused, answer.query, list(answer.about), answer.picked)
 
 
 @dataclass

@@ -58,6 +58,7 @@ class StoredTurn:
     corrections: dict[str, str] = field(default_factory=dict)
     chart: CollectionStats | None = None
     about: list[str] = field(default_factory=list)  # a refusal's papers (``Answer.about``)
+    picked: str = ""  # a choice's pick (``Answer.picked``)
 
     @classmethod
     def from_answer(cls, answer: Answer, compare_ids: list[str] | None = None) -> StoredTurn:
@@ -67,7 +68,7 @@ class StoredTurn:
             sources=list(answer.sources),
             evidence_sentences={k: list(v) for k, v in answer.evidence_sentences.items()},
             compare_ids=list(compare_ids or []), corrections=dict(answer.corrections), chart=answer.chart,
-            about=list(answer.about),
+            about=list(answer.about), picked=answer.picked,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -76,7 +77,8 @@ class StoredTurn:
             "backend": self.backend, "citations": [c.to_json() for c in self.citations],
             "sources": [s.to_json(abstract=False) for s in self.sources], "evidence_sentences": self.evidence_sentences,
             "compare_ids": self.compare_ids, "corrections": self.corrections,
-        } | ({"chart": self.chart.to_json()} if self.chart else {}) | ({"about": self.about} if self.about else {})
+        } | ({"chart": self.chart.to_json()} if self.chart else {}) | ({"about": self.about} if self.about else {}) | (
+            {"picked": self.picked} if self.picked else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StoredTurn:
@@ -89,7 +91,7 @@ class StoredTurn:
             compare_ids=[str(p) for p in data.get("compare_ids", [])],
             corrections={str(k): str(v) for k, v in (data.get("corrections") or {}).items()},
             chart=CollectionStats.from_json(data["chart"]) if data.get("chart") else None,
-            about=[str(p) for p in data.get("about", [])],
+            about=[str(p) for p in data.get("about", [])], picked=str(data.get("picked") or ""),
         )
 
     def to_answer(self, papers: dict[str, Paper]) -> Answer:
@@ -98,7 +100,8 @@ class StoredTurn:
         return Answer(question=self.question, text=self.answer, refused=self.refused, citations=list(self.citations),
                       sources=sources, backend=self.backend, notice=self.notice,
                       evidence_sentences={k: list(v) for k, v in self.evidence_sentences.items()},
-                      corrections=dict(self.corrections), chart=self.chart, about=list(self.about))
+                      corrections=dict(self.corrections), chart=self.chart, about=list(self.about),
+                      picked=self.picked)
 
 
 @dataclass

@@ -36,7 +36,11 @@ def search_comparison(retriever: HybridRetriever, question: str, parts: list[str
     for i in sorted(range(len(parts)), key=ambiguity):  # stable: ties keep the question's order
         if named[i] and all(set(names.papers_mentioning(name)) <= taken for name in named[i]):
             continue  # what this piece names is in a paper already compared (the baseline it discusses)
-        for hit in retriever.search(f"{parts[i]} {context}".strip(), 3):
+        query = f"{parts[i]} {context}".strip()
+        # ("… compare with the DPT scaling paper …": the one paper defining that short acronym, which ``names_in``
+        # leaves out, before the papers its other words find)
+        own = {pid for name in names.own_acronyms(parts[i]) for pid in names.papers_mentioning(name)} - taken
+        for hit in [*(retriever.search(query, 1, only=own) if own else []), *retriever.search(query, 3)]:
             if hit.paper.paper_id not in taken:
                 hit.part = parts[i]
                 winners[i] = hit

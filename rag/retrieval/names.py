@@ -83,8 +83,7 @@ class NameIndex:
         found = {}
         for term in [*topic_phrases(question), *(w.lower() for w in whole)]:
             forms = {term, f"{term}s", term.removesuffix("s"), term.removesuffix("es"), term.replace("-", " ")}
-            ids = {pid for form in forms if form
-                   for pid in self.papers_mentioning(form)}
+            ids = {pid for form in forms if form for pid in self.papers_mentioning(form)}
             if ids and len(ids) <= share * len(self.papers):
                 found[term] = ids | self._titled(term)
         return found
@@ -201,11 +200,13 @@ class NameIndex:
         """The papers the text names: by their title's name ("MetaMuse") or a name only they contain ("OR-PRM")."""
         single = [ids[0] for n in self.distinctive_names(text) if len(ids := self.papers_mentioning(n)) == 1]
         named = list(dict.fromkeys([*sorted(self.named_in_title(text)), *single]))
-        # (and, among other papers it names, "Among T1, RGM and ReVeal, …", a short acronym that only one paper writes
-        # and defines for itself: ``names_in`` leaves it out. Alone, "Does RGM …?" is searched for as written.)
-        short = [ids[0] for n in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text) if not common_acronym(n) and len(
+        short = [self.papers_mentioning(n)[0] for n in self.own_acronyms(text)]  # (only beside others it names: "Among
+        return list(dict.fromkeys([*named, *short])) if set(short) - set(named) and named else named  # T1, RGM, …")
+
+    def own_acronyms(self, text: str) -> list[str]:
+        """Short acronyms ("RGM", "DPT") one paper writes and defines for itself: ``names_in`` leaves them out."""
+        return [n for n in dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text)) if not common_acronym(n) and len(
             ids := self.papers_mentioning(n)) == 1 and n in self.papers[ids[0]].acronyms]
-        return list(dict.fromkeys([*named, *short])) if named and set(short) - set(named) else named
 
     def terms_elsewhere(self, question: str, paper_ids: list[str], share: float) -> bool:
         """The question uses rarer terms ("massive activations", "diffusion transformers"), none of which any of
@@ -257,8 +258,7 @@ class NameIndex:
         """"VeriEquiv" (written "VeriEquiv Bench") where the abstracts write "VeriEquivBench": a name of six or more
         letters that begins an indexed word a few letters longer (a suffix such as "Bench", "Net", "V2")."""
         token = name.lower()
-        return len(token) >= 6 and any(w.startswith(token) and len(w) <= len(token) + 6
-                                       for w in self.bm25.vocabulary)
+        return len(token) >= 6 and any(w.startswith(token) and len(w) <= len(token) + 6 for w in self.bm25.vocabulary)
 
     def _in_longer_acronym(self, name: str) -> bool:
         """"LMs" where the abstracts write "sLMs" or "LLMs": a short acronym (two to four capitals, perhaps plural) is
@@ -279,9 +279,9 @@ class NameIndex:
 
     def spelling_fixes(self, words: list[str]) -> dict[str, str]:
         """The typos among ``unknown_words`` and the corpus word each was meant as (``rag.spelling``)."""
-        if not words:
+        if not words:  # (the speller is built on the first unknown word, not at load: most questions have none)
             return {}
-        if self._speller is None:  # built on the first unknown word, not at load: most questions have none
+        if self._speller is None:
             self._speller = Speller.from_texts(self.words.values(), self.decision, own_names(self.papers.values()))
         return {word: fix for word in words if (fix := self._speller.correction(word) or self._initials_of(word))}
 

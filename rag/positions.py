@@ -1,0 +1,51 @@
+"""Position words of a turn ("the second one", "the top two", "the latter", "[2]", "#3"): which of the papers listed
+on the table they point at (``rag.references`` decides which listing counts)."""
+
+from __future__ import annotations
+
+import re
+
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+             "fifth": 4, "5th": 4}
+_SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?", re.I)
+_TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
+# "the first and (the) second", "first vs third", "third one - what does FTS stand for?"; not "the second problem …"
+_PARTS = "problem|stage|step|component|task|principle|contribution|module|phase|part|challenge|finding|objective|round"
+_ORDINAL = re.compile(r"(?:\bthe\s+|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)"
+                      r"|^\W*(?:(?:and|so|ok(?:ay)?|now|then)\W+)?)"
+                      r"(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
+                      rf"(?!\s+(?:{_PARTS})s?\b)(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.I)
+_CORRECTED = re.compile(r"\b(?:no\s+wait|wait\s+no|i\s+meant?|scratch\s+that|or\s+rather|correction)\b", re.I)
+_PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|"
+                     r"fifth|5th|last)(?:\s+(?:one|ones|paper|papers))?\s*(?:[,?:;.!\-–—]|$)", re.IGNORECASE)
+
+
+def source_numbers(question: str) -> list[int]:
+    """"[2]", "#3", "paper 2": the source numbers a turn gives."""
+    return [int(next(g for g in m.groups() if g)) for m in _SOURCE_NUMBER.finditer(question)]
+
+
+def ordinal(question: str, listed: list[str]) -> list[str]:
+    """The papers of ``listed`` a turn's position words point at ("the top two", "the second one", "the latter")."""
+    if top := _TOP_N.search(question):
+        count = NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
+        return listed[:count] if count <= len(listed) else []
+    if (fix := _CORRECTED.search(question)) and _ORDINAL.search(question, fix.end()):  # "the first … no wait, I
+        question = question[fix.end():]  # meant the latter": what the user settled on
+    picked = []  # (after "and", only when an ordinal with "the" came before it: not "first and second order")
+    for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked
+                  or _bare_ordinal(m, question)):
+        word, end = match.group(1).lower(), len(listed) - 1
+        index = {"last": end, "final": end, "former": 0, "latter": 1 if len(listed) == 2 else end}.get(
+            word, _ORDINALS.get(word, -1))
+        if 0 <= index < len(listed) and listed[index] not in picked:
+            picked.append(listed[index])
+    return picked
+
+
+def _bare_ordinal(match: re.Match[str], question: str) -> bool:
+    """An ordinal opening the question without "the" points at a paper when a noun follows it ("third one - what
+    does FTS stand for?") or another ordinal does ("first vs third, …"); not "First, tell me …"."""
+    return match.start() < 12 and match.group(1).lower() in _ORDINALS and (  # ("last one: which papers …?" is
+        match.group(0).split()[-1].lower() not in _ORDINALS or bool(_PAIRED.match(question, match.end())))  # a turn)
