@@ -152,14 +152,18 @@ def for_comparison(question: str, evidence: list[Evidence], retriever: HybridRet
     return evidence
 
 
-def counted_against(negated: str, evidence: list[Evidence], hits: list[Hit], retriever: HybridRetriever,
+def counted_against(negated: str, asked: str, evidence: list[Evidence], hits: list[Hit], retriever: HybridRetriever,
                     weight: float) -> list[float]:
     """What a choice says its pick is not ("… on the optimizer rather than on the heuristics themselves?"): each
-    paper's best score for it, counted against the paper; not against one whose sentence fitting the choice best
-    names it too, setting the two apart itself ("MoH … operates at the optimizer level, discovering effective
-    heuristic-optimizers")."""
+    paper's best score for it, counted against the paper; not against one whose best sentence joins it to what is
+    ``asked`` in one compound, a kind of the thing asked ("MoH … discovering effective heuristic-optimizers": the word
+    "heuristic" there names optimizers; a sentence merely holding the word, "… LLM inference", still counts)."""
+    wanted, avoided = stems(content_words(asked)), stems(content_words(negated))
+
     def sets_apart(e: Evidence) -> bool:
-        return bool(e.sentences) and answers_aspect(max(e.sentences, key=lambda s: s.score).text, negated)
+        best = max(e.sentences, key=lambda s: s.score).text if e.sentences else ""
+        return any(parts & avoided and parts & wanted for word in content_words(best) if "-" in word
+                   for parts in [stems({part for part in word.split("-") if len(part) > 2})])
 
     return [0.0 if sets_apart(e) else a.best_score for e, a in zip(evidence, evidence_for(negated, hits, retriever,
                                                                                           weight))]

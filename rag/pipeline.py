@@ -246,8 +246,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import counted_against
-
-            against = counted_against(negated, turn.evidence, turn.hits, retriever, settings.answer.lexical_weight)
+            against = counted_against(negated, turn.query, turn.evidence, turn.hits, retriever,
+                                      settings.answer.lexical_weight)
         turn.decision = decide_on_table(turn.shape, turn.evidence, settings.decision, held, specific, against,
                                         turn.corrected_question, retriever.names)  # ("the lower FID?")
         unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)  # (or why)
