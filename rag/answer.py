@@ -197,8 +197,8 @@ def _named_quote(plan: PaperPlan) -> str:
     names it (not "Their results show … This underscores … VeriEquivBench": whose, the reader asks first)."""
     from rag.standalone import rewrite
 
-    text = plan.quotes[0].text
-    opening = rewrite(plan.quotes[0].sentences[0].text)
+    text = re.sub(r"^\(?(?:\d{1,2}|[ivx]{1,4})\)\s+", "", plan.quotes[0].text)  # ("2) Eliminating …": one item of a
+    opening = rewrite(plan.quotes[0].sentences[0].text)  # list the lead shows alone, after "By contrast, in RGM,")
     return text if plan.name.lower() in opening.lower() else f"In {plan.name}, {_lower(text, plan)}"
 
 

@@ -3,7 +3,8 @@ paper called by the short acronym it defines ("the DPT scaling paper"), "they" a
 paper, a choice whose pick names what the question says it is not ("on the optimizer rather than on the heuristics
 themselves"), what a paper compares its own method with, a bare either-or ("real deployment or a toy setting?")
 about the one paper just discussed, a fragment setting it against its baselines ("speedup vs the standard
-solvers?"), and a comparison asking "how much supervision does each rely on?", which no result sentence says.
+solvers?"), a comparison asking "how much supervision does each rely on?", which no result sentence says, and a
+comparison lead that was one item of a list ("2) Eliminating …").
 Whole conversations run on the real seed index; each test fails without the rule it names."""
 
 from __future__ import annotations
@@ -102,3 +103,11 @@ def test_a_comparison_asking_how_much_of_a_method_each_relies_on_leads_with_the_
     lead = pair.text.split("\n\n")[0]
     # ("how much" reads as a result asked for, and no result sentence of either says it: each had led with another)
     assert cited(pair) == [AMLRIS, SLOWNESS] and "Self-Supervised Learning model" in lead
+
+
+def test_a_comparison_lead_drops_the_marker_of_a_list_item(engine) -> None:
+    pair, = _chat(engine, "OR-PRM versus the Reflective Generative Model: where does each get the supervision for "
+                          "its process reward model?")
+    lead = pair.text.split("\n\n")[0]
+    # (it read "By contrast, in Test-Time Scaling with Reflective Generative Model, 2) Eliminating the reliance …")
+    assert "self-supervised process reward model" in lead and "Model, 2)" not in lead
