@@ -275,8 +275,8 @@ def asks_which(question: str) -> bool:
 
 
 # "vs other AR models - speed?", "speedup vs the standard solvers?", "… differently from earlier …?": its own baselines
-_BASELINES = re.compile(r"^\W*(?:and\s+)?(?:[\w-]+\s+){0,2}?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
-                        r"(?:other|existing|prior|previous|standard|usual|baselines?\b)", re.I)
+_BASELINES = re.compile(r"^\W*(?:and\s+)?(?:[\w-]+\s+){0,2}?(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|"
+                        r"against)\s+(?:the\s+)?(?:other|existing|prior|previous|standard|usual|baselines?\b)", re.I)
 _PRIOR_WORK = re.compile(r"\b(?:differ\w*|different(?:ly)?|compared?|contrast(?:ed|s)?|improv\w*|better|new|"
                          r"(?:stack(?:s|ed)?|measures?)\s+up)\s+"
                          r"(?:from|than|to|with|over|on|against)\s+(?:the\s+|what\s+)?(?:earlier|prior|previous|"

@@ -191,8 +191,8 @@ _ANY_METHOD_VERBS = frozenset("work works worked make makes made does done using
 # which the sentence comparing says ("We systematically compare with other three … strategies: …"; not "how does it
 # compare with ARPG?", a comparison of two papers)
 _COMPARED_WITH = re.compile(r"\bcompar(?:e|es|ed)\s+(?:[\w-]+\s+){0,4}?(?:with|against|to)\s+(?:which|what)\b|"
-                            r"\b(?:what|which)\b[^?]*?\bcompare[sd]?\s+(?:[\w-]+\s+){0,4}?(?:with|against|to)\s*\??\s*$",
-                            re.I)
+                            r"\b(?:what|which)\b[^?]*?\bcompare[sd]?\s+(?:[\w-]+\s+){0,4}?(?:with|against|to)"
+                            r"\s*\??\s*$", re.I)
 
 
 def asked_verb(question: str) -> str:
