@@ -195,10 +195,10 @@ def _against(plan: PaperPlan) -> str:
 def _named_quote(plan: PaperPlan) -> str:
     """The plan's first quote, saying which paper it is about ("In RCPU, the authors …") unless its first sentence
     names it (not "Their results show … This underscores … VeriEquivBench": whose, the reader asks first)."""
-    from rag.standalone import rewrite
+    from rag.standalone import rewrite, without_item_marker
 
-    text = re.sub(r"^\(?(?:\d{1,2}|[ivx]{1,4})\)\s+", "", plan.quotes[0].text)  # ("2) Eliminating …": one item of a
-    opening = rewrite(plan.quotes[0].sentences[0].text)  # list the lead shows alone, after "By contrast, in RGM,")
+    text = without_item_marker(plan.quotes[0].text)
+    opening = rewrite(plan.quotes[0].sentences[0].text)
     return text if plan.name.lower() in opening.lower() else f"In {plan.name}, {_lower(text, plan)}"
 
 

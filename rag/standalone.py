@@ -103,6 +103,13 @@ def quotes_of(shown: list[EvidenceSentence], abstract: list[EvidenceSentence], d
 # An enumeration running on into the next sentence ("… contains two novelties: 1) … . 2) Eliminating …"): its rest.
 _LIST_OPENS = re.compile(r"(?:^|[\s:;,])(?:1\)|\(1\)|\(i\)|i\))\s")
 _LIST_GOES_ON = re.compile(r"^\W*(?:2\)|\(2\)|\(ii\)|ii\)|3\)|\(3\)|\(iii\))\s")
+_ITEM_MARKER = re.compile(r"^\(?(?:\d{1,2}|[ivx]{1,4})\)\s+")  # any item's marker: "2) …", "(ii) …", "4) …"
+
+
+def without_item_marker(text: str) -> str:
+    """A quote that is one item of an enumeration, shown alone, without its marker ("By contrast, in RGM, 2)
+    Eliminating …" reads as a fragment); shown with the rest of the enumeration the marker stays."""
+    return _ITEM_MARKER.sub("", text, count=1)
 
 
 def enumeration_rest(sentence: EvidenceSentence, in_order: list[EvidenceSentence]) -> list[EvidenceSentence]:
