@@ -13,7 +13,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rag.fields import field_query, field_terms, lone_noun
-from rag.question import DASHED_EXAMPLES, OPEN_ENDS, choice_query
+from rag.choice_words import choice_query
+from rag.question import DASHED_EXAMPLES, OPEN_ENDS
 from rag.tokens import content_words, stems, topic_query, without_where
 
 if TYPE_CHECKING:

@@ -74,7 +74,8 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     """The question's qualifiers that no paper of ``papers`` holds and no indexed abstract has with the word they
     qualify."""
     from rag.alternatives import examples_in
-    from rag.question import choice_query, without_examples, without_likened
+    from rag.choice_words import choice_query
+    from rag.question import without_examples, without_likened
 
     # (a paper writing one of the examples the question gives of what it means fits it: "discrete optimization
     # problems - routing, TSP, bin packing, …" of MaskCO's "Travelling Salesman Problem (TSP)")

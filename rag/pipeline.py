@@ -11,8 +11,8 @@ from rag.named import mention_order, others_than
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
-from rag.question import (analyse, choice_query, rather_than, sets_out_pieces, sub_questions, wants_comparison,
-                          without_examples)
+from rag.choice_words import choice_query, rather_than
+from rag.question import analyse, sets_out_pieces, sub_questions, wants_comparison, without_examples
 from rag.retrieval import HybridRetriever
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos

@@ -10,7 +10,8 @@ from __future__ import annotations
 from chats import ask_all as _chat, cited
 
 from rag.aspects import aspect
-from rag.question import names_in, rather_than, without_examples
+from rag.choice_words import rather_than
+from rag.question import names_in, without_examples
 from rag.roles import Aspect
 from rag.tokens import content_words
 from rag.unstated import offered

@@ -98,7 +98,7 @@ def test_a_comparison_with_a_name_no_abstract_writes_is_refused(engine) -> None:
 
 
 def test_a_choice_is_scored_against_the_sentence_asking_which_and_the_two_are_that_one_and_the_named() -> None:
-    from rag.question import choice_query
+    from rag.choice_words import choice_query
 
     question = ("I'm weighing that against the multi-channel biological diffusion paper. Which of the two could I "
                 "bolt onto an existing pretrained model without any training?")

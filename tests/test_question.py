@@ -312,7 +312,7 @@ def test_a_turn_asking_two_things_is_split_into_its_questions(question: str, par
     ("Which of them is faster?", ""),
 ])
 def test_what_a_choice_says_the_pick_is_not_about(question: str, negated: str) -> None:
-    from rag.question import rather_than
+    from rag.choice_words import rather_than
 
     assert rather_than(question) == negated
 
