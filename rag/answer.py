@@ -17,7 +17,7 @@ from rag.properties import reports
 from rag.nearmiss import word_readings
 from rag.asks import asks_earlier, asks_release
 from rag.cues import TRIED_ON, names_data
-from rag.aspects import asked_verb, aspect
+from rag.aspects import asked_verb, asks_tried_on, aspect
 from rag.evidence import answers_aspect, compared_names
 from rag.question import comparison_aspect
 from rag.roles import WANTED, Aspect, Role, releases, role_of
@@ -122,7 +122,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
                         reports=measured or of_each.get(n), asked=asked, lead_proposal=contrasted and n not in of_each,
                         release_asked=asks_release(question), defines=defined_name(question),
                         verb=asked_verb(question), method_more=contrasted,
-                        earlier=asks_earlier(question), echo=echo)
+                        earlier=asks_earlier(question), echo=echo, tried_on=asks_tried_on(question))
              for n, item in decision.chosen]
     plans = [p for p in plans if p.quotes]
     if kind is QuestionKind.SINGLE and plans and (said := _yes_or_no(question, plans[0])):

@@ -12,19 +12,24 @@ _KIND_OF = r"(?:kinds?|types?|sorts?)\s+of"  # ("what kind of experiments …?")
 _WHY_OPENS = r"^\W*(?:[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why …", "so why …")
 _ASPECTS = (
     # "what do they think is behind it?", "what's behind the gap?": a cause, which the authors' finding says
-    (Aspect.WHY, re.compile(r"\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:really\s+|actually\s+)?behind\b|"
+    (Aspect.WHY, re.compile(r"[,;:–—-]\s*(?:and\s+|but\s+|so\s+)?why\W*$|"  # ("… went badly, why?")
+                            r"\bwhat(?:['’]?s|\s+(?:is|are|was|were))?\s+(?:really\s+|actually\s+)?behind\b|"
                             r"\b(?:think|thinks|say|says|believe|suspect)\s+(?:is|are|was|were)\s+behind\b|"
                             # "what went wrong when they first trained on …?": what their analysis found (not "what
                             # goes wrong with current methods?", the problem)
                             r"\bwhat\s+went\s+wrong\s+(?:when|once|after)\s+(?:they|the\s+authors|it|we)\b", re.I)),
     # ("What's MaskCO?", not "What's wrong with the existing …?", a problem)
+    # (not "what is PBFM evaluated on?", what it was run on)
     (Aspect.WHICH, re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what's|who\s+(?:is|are))\s+(?!the\b|its\b|their\b|his\b|her\b|"
                               r"this\b|that\b|these\b|those\b|a\b|an\b|"
-                              r"(?:actually\s+|really\s+|so\s+)?(?:wrong|missing)\b)|"
+                              r"(?:actually\s+|really\s+|so\s+)?(?:wrong|missing)\b|"
+                              r"[^?]*\b(?:evaluated|tested|trained|validated|benchmarked)\s+(?:on|with|against)\b)|"
                               r"tell\s+me\s+(?:more\s+)?about|describe|"
                               r"explain|summari[sz]e|give\s+(?:me\s+)?an?\s+overview)|"
                               r"^\W*(?:(?:(?:\w+\s+){0,2}\w+\s*[-,:–—]\s*)?(?:is|are)\s+there\b|"
-                              r"any(?:thing|\s+papers?|\s+work)?\s+(?:on|about|regarding|for)\b|"
+                              # ("Any benchmark for …?")
+                              r"any(?:thing|\s+papers?|\s+work|\s+(?:benchmarks?|datasets?|methods?|models?|"
+                              r"frameworks?|approaches|tools?))?\s+(?:on|about|regarding|for)\b|"
                               r"(?:which|what)\s+(?:\w+\s+)?(?:paper|work|study|method)s?\b|"
                               r"(?:find|show|give)\s+(?:me\s+)?(?:a\s+|the\s+)?(?:paper|work)s?\b)|"
                               r"\b(?:is|are)\s+there\s+(?:a|any)\s+(?:paper|work|study)", re.I)),
@@ -47,7 +52,9 @@ _ASPECTS = (
                                 r"\bwhat\s+(?:went|goes|can\s+go)\s+wrong\b|"  # (and "what is missing from RLVR?")
                                 r"\bwhat(?:['’]s|\s+(?:is|was|are|were))\s+(?:still\s+)?missing\b|"
                                 r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\s+(?:from|in)\b", re.I)),
-    (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated)\s+on|what\s+data|"
+    (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated|benchmarked)\s+on|"
+                             r"what\s+data|where\s+(?:is|are|was|were|did|do|does)\s+(?:[\w-]+\s+){0,3}?"
+                             r"(?:tested|evaluated|validated|benchmarked|tried|test|evaluate|validate|try)\b|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              rf"(?:what|which|the)\s+{_KIND_OF}\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
                              r"evidence)\b|"  # ("what sort of biological data is it built for?")
@@ -152,13 +159,25 @@ _CURIOUS = re.compile(r"^\W*(?:(?:mainly|mostly|really|just|especially|i'?m|i\s+
 # What users shorten in a chat ("models + eval data?", "perf numbers?"): read as written out, for what is asked.
 _SHORTHAND = {"eval": "evaluation", "evals": "evaluations", "perf": "performance", "params": "parameters",
               "expts": "experiments", "exps": "experiments", "expt": "experiment", "arch": "architecture",
-              "impl": "implementation", "hw": "hardware", "+": "and", "&": "and"}
+              "impl": "implementation", "hw": "hardware", "+": "and", "&": "and",
+              "bottom line": "takeaway", "tl;dr": "takeaway", "tldr": "takeaway"}  # ("bottom line when …?": no topic)
 _SHORT = re.compile(r"(?<![\w+&-])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w+&-])", re.IGNORECASE)
 
 
 def unabbreviated(question: str) -> str:
     """"models + eval data?" → "models and evaluation data?"."""
     return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], question)
+
+
+# "evaluated on?", "what is PBFM tested on?", "where did they test it?": what the paper was run on, by the verb
+_TRIED_ON = re.compile(r"\b(?:evaluated|tested|validated|benchmarked|tried|run)\s+(?:it\s+|them\s+)?"
+                       r"(?:on|against|across)\b|\bwhere\s+(?:is|are|was|were|did|do|does)\s+(?:[\w-]+\s+){0,3}?"
+                       r"(?:tested|evaluated|validated|benchmarked|tried|test|evaluate|validate|try)\b", re.IGNORECASE)
+
+
+def asks_tried_on(question: str) -> bool:
+    """The question asks what the paper was run on by the verb ("evaluated on?"): a sentence saying so answers it."""
+    return bool(_TRIED_ON.search(question))
 
 
 def asks_kind(question: str) -> bool:

@@ -204,12 +204,21 @@ _SEARCH_AFTER = re.compile(r"(?:\s[-–—]\s|[:;.?!]\s+)(?=(?:(?:so|and|then|ok
 _PRONOUNS = re.compile(r"\b(?:it|its|it's|they|them|their|this|that|these|those)\b", re.IGNORECASE)
 
 
+_SEEKS_FIRST = re.compile(r"^\W*(?:[\w-]+(?:\s+[\w-]+){0,2}\s*[:,–—-]\s*)?(?:is\s+there|are\s+there|"
+                          r"any(?:thing|one|body)?|"
+                          r"(?:has|have|did|does)\s+any(?:one|body)|(?:i\s+am\s+|i['’]?m\s+)?looking\s+for)\b[^?]*\?")
+_OWN_PRONOUNS = re.compile(r"\b(?:it|its|it's|they|them|their|this|these|those)\b", re.IGNORECASE)
+
+
 def without_bound_its(question: str) -> str:
     """The question without an "its" or "their" that belongs to its own phrase in a search for papers (``_FOR_PAPERS``:
     "Which papers … frame their contribution as test-time scaling?"), without "it" / "its" after "each one" ("how
     does each one actually get its speedup?"), with "those experiments" read as "the experiments" (of the paper
     discussed), and without the pronouns of a remark leading to a search of its own ("it mentions flow matching -
     which papers in the set use flow matching?": the search asks nothing about the paper discussed)."""
+    # ("is there an LLM that proposes molecules …? how does it represent them": "it" is the LLM searched for)
+    if (seeks := _SEEKS_FIRST.match(question)) and not _OWN_PRONOUNS.search(seeks.group(0)):
+        question = seeks.group(0) + _PRONOUNS.sub(" ", question[seeks.end():])
     if (search := _SEARCH_AFTER.search(question)) and not _BEYOND.search(question[search.end():]):
         question = _PRONOUNS.sub(" ", question[:search.start()]) + question[search.start():]
     question = _EACH.sub(lambda m: re.sub(r"\b(?:its|it|their|they)\b", " ", m.group(0), flags=re.I),

@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 
 from rag.roles import ASPECT_CUES, Aspect
-from rag.tokens import NAMED_THING
+from rag.tokens import NAMED_THING, stems
 from rag.types import Evidence
 
+_WORD = re.compile(r"[a-z]+")
+NAMING = re.compile(r"\b(?:named|called|dubbed|termed|coined)\b")  # ("… a simple strategy named D2F")
 LINK = re.compile(r"(?:https?://|www\.)\S+|\\url\{[^}]*\}")
 # A dataset, benchmark or model by its name: with a figure ("GSM8K", "Llama-7B") or named as benchmarks are
 # ("LiveCodeBench", "SWE-bench", "AlpacaEval", "HotpotQA", "Chatbot Arena"; not the paper's own: "CatalystBench")
@@ -69,3 +71,22 @@ def names_data(text: str, own: str = "") -> bool:
 def names_its_data(evidence: Evidence) -> bool:
     """One of the paper's sentences names what it was run on (``names_data``)."""
     return any(names_data(s.text, evidence.hit.paper.short_name) for s in evidence.sentences)
+
+
+# Verbs one asks by and another answers by: "what did they evaluate on?" is answered by "We benchmark our method
+# across three representative PDE benchmarks."
+_TRIED = ("evaluat", "test", "benchmark", "validat", "assess", "experiment")  # (prefixes: not "valid", "experience")
+_SAME_VERB = dict.fromkeys(stems(set("evaluate test benchmark validate assess experiment".split())), _TRIED)
+
+
+def holds_verb(text: str, verb: str) -> bool:
+    """A word of the text in the verb's family ("trained", "training" for "train"; "constraint" for "constrain"; any
+    of ``_SAME_VERB``'s for one of them)."""
+    stem = next(iter(stems({verb})))
+    family = _SAME_VERB.get(stem, (stem,))
+    return any(word.startswith(one) for word in _WORD.findall(text.lower()) for one in family)
+
+
+def ran_on(text: str, name: str) -> bool:
+    """The sentence says what the paper was run on ("We benchmark our method across three … PDE benchmarks.")."""
+    return bool(CUES[Aspect.DATA].search(LINK.sub("", text)) or names_data(text, name))

@@ -119,6 +119,7 @@ class Engine:
         """The answer as events: ``sources`` first (before any token), then ``token`` pieces, then ``done``
         with the checked ``Answer``. Front ends render tokens live and replace them with the final text."""
         from rag.answer import sources_for
+        from rag.asides import without_aside
         from rag.backends import make_backend
         from rag.generate import generate
         from rag.pipeline import llm_query
@@ -131,6 +132,7 @@ class Engine:
         else:  # an LLMBackend object (tests, embedding applications)
             llm, backend = backend, backend.name
         asked, note = question, ""
+        question = without_aside(question)  # ("…? i think it's even in their titles": searched without the aside)
         if not compare_ids and not paper_ids:
             # "these papers" in a first question, "them" after an overview of the areas: the whole collection
             collection = self._collection_answer(question, started, not history or self._after_overview(table), [
@@ -150,7 +152,7 @@ class Engine:
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)
         events = generate(turn, llm, backend, self.settings, self.retriever.sentences,
                           self.retriever.encoder.embed_texts)
-        yield from (_noted(events, asked, note) if note else events)
+        yield from (_noted(events, asked, note) if note else _as_asked(events, asked))
 
     def _bounded(self, question: object, top_k: object) -> tuple[str, int | None]:
         """The question and ``top_k`` within bounds (``rag.bounds``), or ``QuestionError`` saying what to change."""
@@ -185,6 +187,14 @@ class Engine:
     def ask(self, question: str, **options) -> Answer:
         """A cited answer (``stream`` run to the end); the same options as ``stream``."""
         return final_answer(self.stream(question, **options))
+
+
+def _as_asked(events: Iterator[StreamEvent], question: str) -> Iterator[StreamEvent]:
+    """The events, the answer recording the question as the user asked it (with any aside)."""
+    for event in events:
+        if event.kind == "done" and event.answer is not None:
+            event.answer.question = question
+        yield event
 
 
 def _noted(events: Iterator[StreamEvent], question: str, note: str) -> Iterator[StreamEvent]:

@@ -137,10 +137,11 @@ _SAYING = frozenset("bring brings up mention mentions mentioning discuss discuss
 
 def lone_noun(query: str) -> list[str]:
     """The one property a list asks about, a noun of its own ("which papers here make a point about
-    interpretability?", "… bring up safety?"; not "generation", nor "adversarial robustness", a phrase), with its
+    interpretability?", "… bring up safety?"; not "adversarial robustness", a phrase), with its
     adjective ("interpretable"): a term of its own; [] when it has none or several. (Lemminflect's parts of speech
     told too little: "variables", "activations" are nouns only; a property's suffix says more.)"""
-    from rag.tokens import topic_asked
+    from rag.nearmiss import asking_words, word_readings
+    from rag.tokens import content_words, topic_asked
     from rag.topic_words import own_topic_words
 
     topic = topic_asked(query)
@@ -148,10 +149,18 @@ def lone_noun(query: str) -> list[str]:
     nouns = [w for w in words if w.isalpha() and _PROPERTY.search(w) and not any(  # (after a modifier: a phrase)
         m.group(1).lower() in words and _modifies(m.group(1).lower())
         for m in re.finditer(rf"([\w-]+)\s+{w}\b", topic, re.IGNORECASE))]
+    word = next(iter(words)) if len(words) == 1 else ""
+    if not nouns and word.isalpha() and "NOUN" in word_readings(word) and not _ACTIVITY.search(word) and not (
+            word in asking_words() or re.match(rf"\W*{word}\b", topic, re.IGNORECASE)) and all(  # (not "list …")
+            not content_words(m.group(1)) for m in re.finditer(rf"([\w-]+)\s+{word}\b", topic, re.IGNORECASE)):
+        nouns = [word]  # (its one thing: "… work with video …?"; not "… data science?", a phrase, nor
+        # "… about optimization?", an activity many papers mention in passing)
     return [*nouns, *(w.removesuffix("bility") + "ble" for w in nouns if w.endswith("bility"))] if len(nouns) == 1 else []
 
 
-_PROPERTY = re.compile(r"(?:ity|ness|ety|acy|ency|ancy)$")  # (interpretability, robustness, safety, privacy, latency)
+_ACTIVITY = re.compile(r"(?:tion|sion|ment|ing|ance|ence)$")
+_PROPERTY = re.compile(r"(?:ity|ness|ety|acy|ency|ancy|ication)$")  # (interpretability, robustness, safety, privacy,
+# latency; verification, classification: an activity named as a theme)
 
 
 def _modifies(word: str) -> bool:

@@ -20,7 +20,7 @@ _DESCRIBED = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:about|on|asking|
 # (not "this different from the work that …")
 _WORD = r"(?!(?-i:the|a|an|of|from|to|with|and|or|in|on|for|by|than|is|are)\b)[\w\-]+"  # (in lower case: "the OR one")
 _CALLED_AS = rf"(?:['‘\"“]([\w\-]+(?:\s+[\w\-]+){{0,5}})['’\"”]|({_WORD}(?:\s+{_WORD}){{0,2}}))"
-_ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|method|approach|work)\b|"
+_ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|method|approach|work|study)\b|"
                          rf"\b(?:that|this)\s+{_CALLED_AS}\s+(?:model|framework|benchmark)\b|"
                          # (or what the question is about, up front: "the catalysis benchmark - what tasks …?")
                          # ("going back to the creative-ideation framework: what are its …?")

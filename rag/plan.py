@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.cues import (ACTS_ON, CUES, FINDING, GAP, IMPROVES, LINK, OTHERS_WORK, RAN_ON, SPELLS_OUT, WHY_CUE,
-                      names_data)
+                      NAMING, holds_verb, names_data, ran_on)
 from rag.roles import WANTED, Aspect, Role, proposes, releases, role_of
 from rag.standalone import Quote, enumeration_rest, leans_back, quotes_of
 from rag.tokens import content_words, stems
@@ -115,25 +115,11 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
         score += CUE_BONUS
     # "how do they train …?": "… is trained by …"; "what … do they propose?": "we propose …" (a word ``content_words``
     # leaves out); what the paper does, not what others do ("Current molecule LLMs are limited by representing …")
-    if verb and its_role in (Role.METHOD, Role.RESULT) and _holds_verb(sentence.text, verb):
+    if verb and its_role in (Role.METHOD, Role.RESULT) and holds_verb(sentence.text, verb):
         score += STRONG_CUE_BONUS
     if wanted in (Aspect.METHOD, Aspect.RESULT, Aspect.WHY, Aspect.DATA) and GAP.search(sentence.text):
         score -= GAP_PENALTY  # what is not yet known answers no question but what the problem is
     return score
-
-
-# Verbs one asks by and another answers by: "what did they evaluate on?" is answered by "We benchmark our method
-# across three representative PDE benchmarks."
-_TRIED = ("evaluat", "test", "benchmark", "validat", "assess", "experiment")  # (prefixes: not "valid", "experience")
-_SAME_VERB = dict.fromkeys(stems(set("evaluate test benchmark validate assess experiment".split())), _TRIED)
-
-
-def _holds_verb(text: str, verb: str) -> bool:
-    """A word of the text in the verb's family ("trained", "training" for "train"; "constraint" for "constrain"; any
-    of ``_SAME_VERB``'s for one of them)."""
-    stem = next(iter(stems({verb})))
-    family = _SAME_VERB.get(stem, (stem,))
-    return any(word.startswith(one) for word in _WORD.findall(text.lower()) for one in family)
 
 
 def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: float,
@@ -141,7 +127,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                reports: Callable[[str], bool] | None = None, asked: frozenset[str] = frozenset(),
                lead_proposal: bool = False, release_asked: bool = False, defines: str = "",
                figure_too: bool = False, verb: str = "", method_more: bool = False,
-               earlier: bool = False, echo: frozenset[str] = frozenset()) -> PaperPlan:
+               earlier: bool = False, echo: frozenset[str] = frozenset(), tried_on: bool = False) -> PaperPlan:
     """The sentence that answers leads ("Is there a paper on X?": what the paper proposes), then the paper's
     ``count`` sentences that fit the question best and reach ``floor`` (by evidence score or fit) or nearly the
     lead's fit, the field's background and where the code is aside; and
@@ -157,7 +143,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     best; (``earlier``, a question about earlier work: "what's wrong with the existing …?") led by the problem sentence
     saying what is wrong with others' work, if the paper has one; (``echo``, a question asking nothing the aspects
     name: "what kind of applications do they pitch it for?") a sentence holding one of these stemmed words of it
-    fits better ("… in accuracy-sensitive applications"), as a cue word would."""
+    fits better ("… in accuracy-sensitive applications"), as a cue word would; (``tried_on``, "evaluated on?") led by a
+    sentence saying what it was run on."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
     fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
@@ -177,6 +164,14 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
         lead = next((s for s in ranked if any(_names(s.text, n) for n in others)), lead)
     if reports is not None and count and lead is ranked[0] and not reports(lead.text):  # "how big is it?": the
         lead = next((s for s in ranked if reports(s.text)), lead)  # sentence giving its size, whatever else fits
+    if tried_on and count and not ran_on(lead.text, name) and (tried := [  # "evaluated on?": the sentence saying on
+            s for s in ranked if ran_on(s.text, name) and roles[s.position] not in (Role.BACKGROUND, Role.PROBLEM)]):
+        lead = next((s for s in tried if names_data(s.text, name)), tried[0])  # what (a named one first: "Llama-7B")
+    # "how does discrete diffusion forcing make diffusion llms faster?": not "… a strategy named discrete diffusion
+    # forcing (D2F)", which the question's words fit, but how it works ("D2F equips dLLMs with two key capabilities …")
+    if wanted is Aspect.METHOD and count and NAMING.search(lead.text) and not CUES[Aspect.METHOD].search(lead.text):
+        lead = next((s for s in in_order if s.position > lead.position and roles[s.position] is Role.METHOD
+                     and CUES[Aspect.METHOD].search(s.text)), lead)
     if defines and defines.lower() != name.lower() and (brings := next(
             (s for s in in_order if _names(s.text, defines.removesuffix("s"))), None)):
         lead = brings

@@ -38,6 +38,9 @@ _NAME = re.compile(r"\b(?:[A-Za-z][a-z0-9]*[A-Z0-9][\w]*|[A-Z]{2,}[a-z]*|[A-Za-z
 # (A version stays in the name: "Qwen2.5-VL", "Llama-3.1". ASCII: in "LLM里的attention" 里 ends the name.)
 _KIND_OF = re.compile(r"-(?:style|like|based|related|type|inspired|driven|esque|something|whatever|ish)$", re.I)
 MAX_PARTS = 4
+# "(SIGMark is also about video.) Between the slowness study and SIGMark, where does … in each?": the pair it sets out
+_BETWEEN = re.compile(r"(?:^|(?<=[.!?])\s)\W*(?:(?:so|now|and|ok(?:ay)?),?\s+)?between\s+(?P<pair>[^,?;:.]{2,160}?\s"
+                      r"(?:and|vs\.?|versus)\s[^,?;:.]+?)\s*[,:?]", re.IGNORECASE)
 LIKENED = re.compile(r"\b([\w.]+)-(?:style|like|esque|inspired)\b", re.IGNORECASE)  # "BERT-style", "GPT-like"
 _LIKENED_TO = re.compile(r"\b(?:similar\s+to|à\s+la|a\s+la|akin\s+to|in\s+the\s+(?:spirit|style)\s+of|inspired\s+by|"
                          r"along\s+the\s+lines\s+of|(?:kind|sort)\s+of\s+like)\s+(?:the\s+)?([\w.-]+)", re.IGNORECASE)
@@ -132,6 +135,8 @@ def comparison_parts(question: str) -> list[str]:
                 found.append(p)
         return found
 
+    if (pair := _BETWEEN.search(question)) and len(found := pieces(pair.group("pair"))) >= 2:
+        return found[:MAX_PARTS]
     clauses = _CLAUSE_END.split(question, maxsplit=2)
     head = re.split(r"\s[–—-]\s", clauses[0], maxsplit=1)[0]  # ("OR-PRM and RGM both … - how does each …?")
     parts = pieces(head) if len(pieces(head)) >= 2 else pieces(clauses[0])
@@ -193,12 +198,13 @@ def analyse(question: str) -> QuestionShape:
     names = [n for n in names_in(question) if n not in described]  # (not "BERT" of "BERT-style")
     shape = QuestionShape(kind=QuestionKind.SINGLE, names=names, multilingual=needs_multilingual(question))
     # (a weak cue compares two names, or the pieces a preamble sets out: "PBFM and that diffusion model: … in each?")
-    weak = _COMPARE_WEAK.search(question) and (len(shape.names) >= 2 or _PREAMBLE.match(question))
+    weak = _COMPARE_WEAK.search(question) and (len(set(shape.names)) >= 2 or _PREAMBLE.match(question) or (
+        _BETWEEN.search(question)))
     if (_COMPARE.search(_SETTINGS.sub(" ", question)) or weak) and not (
             (_ONE_PAPER.search(question) or _BASELINES.search(question)) and len(shape.names) < 2):
         parts = comparison_parts(question)
-        if len(parts) < 2 and len(shape.names) >= 2:
-            parts = shape.names[:MAX_PARTS]
+        if len(parts) < 2 and len(set(shape.names)) >= 2:
+            parts = list(dict.fromkeys(shape.names))[:MAX_PARTS]
         if len(parts) >= 2:
             shape.kind, shape.parts = QuestionKind.COMPARISON, parts
             return shape

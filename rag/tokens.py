@@ -80,9 +80,13 @@ def without_where(text: str) -> str:
 
 
 # "broader question: …", "quick one - …": a preamble; ", e.g. sampling many candidates and picking one": examples
-_PREAMBLE = re.compile(r"^\W*(?:[\w-]+\s+){0,2}(?:question|q|one)\s*[:–—-]\s*", re.IGNORECASE)
+_PREAMBLE = re.compile(r"^\W*(?:(?:[\w-]+\s+){0,2}(?:question|q|one)|(?:ok(?:ay)?,?\s+)?(?:(?:zooming|stepping|"
+                       r"pulling)\s+(?:out|back)|big[\s-]picture|(?:more\s+)?broadly|in\s+general|overall))"
+                       r"\s*[:,–—-]\s*", re.I)
 # (and ways of doing it after a dash: "… with the KV cache - using it, shrinking it, sharing it?")
-_EXAMPLE_TAIL = re.compile(r",\s*(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as)\s[^?;!]*|"
+# (", either as the training method or as the thing studied": the ways a paper may fit, not its topic)
+_EXAMPLE_TAIL = re.compile(r",\s*(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as|(?:either|whether)"
+                           r"(?=\s+(?:as|for|in|by|to)\b[^?;!]*\bor\b))\s[^?;!]*|"
                            r"\s+[-–—:]\s+(?:[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)"
                            r"(?:,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+))+"
                            r"[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)\s*(?=[?!.]|$)", re.IGNORECASE)
@@ -137,7 +141,10 @@ def _shared_head(text: str) -> str:
 
 
 # "operations-research type problems", "BERT-style": words saying what kind of thing, not part of its term
-_KIND_WORDS = frozenset("type types kind kinds sort sorts style stuff thing things".split())
+# (and verbs saying how a paper holds a topic: "which papers involve reinforcement learning?" asks for "reinforcement
+# learning")
+_KIND_WORDS = frozenset("type types kind kinds sort sorts style stuff thing things involve involves involving mention "
+                        "mentions mentioning discuss discusses discussing tackle tackles tackling".split())
 _COMPOUND = re.compile(r"[a-z]{3,}(?:-[a-z]{3,})+")
 
 

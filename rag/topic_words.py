@@ -17,7 +17,8 @@ GENERIC_WORDS = frozenset("many much model models dataset datasets data method m
                           "limitation limitations contribution contributions idea ideas work kind kinds type types "
                           "sort sorts big gain gains improvement improvements get gets got getting according improve "
                           "improved improves problem problems tackle tackled tackles solve solved solves deal deals "
-                          "dealing dealt take takes taking took taken benefit benefits advantage advantages".split())
+                          "dealing dealt take takes taking took taken benefit benefits advantage advantages takeaway "
+                          "takeaways".split())
 # How a question for a figure asks for it ("What is the max speedup it reports?"): no abstract need say "max".
 FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest smallest overall report reports "
                          "reported reach reaches achieve achieves headline".split())
