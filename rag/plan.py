@@ -28,7 +28,6 @@ WHICH_BONUS = 0.15  # "Is there a paper on X?": what the paper does answers it, 
 # "Which datasets?" is answered by the sentence naming them, not by one that says "datasets"; "Why …?" by the one
 # saying what the authors found, not by one restating the question: their cues count more.
 CUE_BONUS, STRONG_CUE_BONUS = 0.06, 0.15
-_WORD = re.compile(r"[a-z]+")
 IMPROVE_ASKED = stems(set("gain gains improve improves improvement improvements better help helps benefit benefits "
                           "outperform outperforms advantage advantages".split()))
 REPORTED = 2  # more sentences reporting the measured property asked for, beside the lead
