@@ -9,6 +9,9 @@ import re
 from rag.roles import Aspect
 
 _KIND_OF = r"(?:kinds?|types?|sorts?)\s+of"  # ("what kind of experiments …?")
+# "where is PBFM tested?", "where did they test it?": what the paper was run on
+_WHERE_TRIED = (r"where\s+(?:is|are|was|were|did|do|does)\s+(?:[\w-]+\s+){0,3}?"
+                r"(?:tested|evaluated|validated|benchmarked|tried|test|evaluate|validate|try)\b")
 _WHY_OPENS = r"^\W*(?:[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why …", "so why …")
 _ASPECTS = (
     # "what do they think is behind it?", "what's behind the gap?": a cause, which the authors' finding says
@@ -53,8 +56,7 @@ _ASPECTS = (
                                 r"\bwhat(?:['’]s|\s+(?:is|was|are|were))\s+(?:still\s+)?missing\b|"
                                 r"\b(?:is|are|was|were)\s+(?:still\s+)?missing\s+(?:from|in)\b", re.I)),
     (Aspect.DATA, re.compile(r"\b(?:datasets?|benchmarks?|(?:evaluated|tested|trained|validated|benchmarked)\s+on|"
-                             r"what\s+data|where\s+(?:is|are|was|were|did|do|does)\s+(?:[\w-]+\s+){0,3}?"
-                             r"(?:tested|evaluated|validated|benchmarked|tried|test|evaluate|validate|try)\b|"
+                             rf"what\s+data|{_WHERE_TRIED}|"
                              r"what\s+(?:does|do)\s+(?:\S+\s+){1,3}(?:evaluate|measure|test|cover|assess)|"
                              rf"(?:what|which|the)\s+{_KIND_OF}\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
                              r"evidence)\b|"  # ("what sort of biological data is it built for?")
@@ -171,8 +173,7 @@ def unabbreviated(question: str) -> str:
 
 # "evaluated on?", "what is PBFM tested on?", "where did they test it?": what the paper was run on, by the verb
 _TRIED_ON = re.compile(r"\b(?:evaluated|tested|validated|benchmarked|tried|run)\s+(?:it\s+|them\s+)?"
-                       r"(?:on|against|across)\b|\bwhere\s+(?:is|are|was|were|did|do|does)\s+(?:[\w-]+\s+){0,3}?"
-                       r"(?:tested|evaluated|validated|benchmarked|tried|test|evaluate|validate|try)\b", re.IGNORECASE)
+                       rf"(?:on|against|across)\b|\b{_WHERE_TRIED}", re.IGNORECASE)
 
 
 def asks_tried_on(question: str) -> bool:

@@ -202,12 +202,9 @@ _EACH = re.compile(r"\beach(?:\s+(?:one|paper|method|approach|of\s+(?:them|the\s
 _SEARCH_AFTER = re.compile(r"(?:\s[-–—]\s|[:;.?!]\s+)(?=(?:(?:so|and|then|ok(?:ay)?)\W+)?(?:which|what|any)\s+"
                            r"(?:papers|works|studies)\b)", re.IGNORECASE)
 _PRONOUNS = re.compile(r"\b(?:it|its|it's|they|them|their|this|that|these|those)\b", re.IGNORECASE)
-
-
 _SEEKS_FIRST = re.compile(r"^\W*(?:[\w-]+(?:\s+[\w-]+){0,2}\s*[:,–—-]\s*)?(?:is\s+there|are\s+there|"
                           r"any(?:thing|one|body)?|"
                           r"(?:has|have|did|does)\s+any(?:one|body)|(?:i\s+am\s+|i['’]?m\s+)?looking\s+for)\b[^?]*\?")
-_OWN_PRONOUNS = re.compile(r"\b(?:it|its|it's|they|them|their|this|these|those)\b", re.IGNORECASE)
 
 
 def without_bound_its(question: str) -> str:
@@ -217,7 +214,8 @@ def without_bound_its(question: str) -> str:
     discussed), and without the pronouns of a remark leading to a search of its own ("it mentions flow matching -
     which papers in the set use flow matching?": the search asks nothing about the paper discussed)."""
     # ("is there an LLM that proposes molecules …? how does it represent them": "it" is the LLM searched for)
-    if (seeks := _SEEKS_FIRST.match(question)) and not _OWN_PRONOUNS.search(seeks.group(0)):
+    if (seeks := _SEEKS_FIRST.match(question)) and all(  # (its own "that" is a relative pronoun: "an LLM that …")
+            m.group(0).lower() == "that" for m in _PRONOUNS.finditer(seeks.group(0))):
         question = seeks.group(0) + _PRONOUNS.sub(" ", question[seeks.end():])
     if (search := _SEARCH_AFTER.search(question)) and not _BEYOND.search(question[search.end():]):
         question = _PRONOUNS.sub(" ", question[:search.start()]) + question[search.start():]

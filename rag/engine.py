@@ -152,7 +152,8 @@ class Engine:
         yield StreamEvent("sources", sources=sources_for(turn.evidence), refused=turn.decision.refused)
         events = generate(turn, llm, backend, self.settings, self.retriever.sentences,
                           self.retriever.encoder.embed_texts)
-        yield from (_noted(events, asked, note) if note else _as_asked(events, asked))
+        events = _as_asked(events, asked)
+        yield from (_noted(events, note) if note else events)
 
     def _bounded(self, question: object, top_k: object) -> tuple[str, int | None]:
         """The question and ``top_k`` within bounds (``rag.bounds``), or ``QuestionError`` saying what to change."""
@@ -197,7 +198,7 @@ def _as_asked(events: Iterator[StreamEvent], question: str) -> Iterator[StreamEv
         yield event
 
 
-def _noted(events: Iterator[StreamEvent], question: str, note: str) -> Iterator[StreamEvent]:
+def _noted(events: Iterator[StreamEvent], note: str) -> Iterator[StreamEvent]:
     """The answer to the question asked in its place, after ``note`` (what the user's own question found); the note
     alone when that is refused too."""
     prefix, first = f"{note} {prompts.COUNT_CLOSEST}\n\n", True
@@ -205,6 +206,5 @@ def _noted(events: Iterator[StreamEvent], question: str, note: str) -> Iterator[
         if event.kind == "token" and first:
             event.text, first = prefix + event.text, False
         if event.kind == "done" and event.answer is not None:
-            event.answer.question = question
             event.answer.text = note if event.answer.refused else prefix + event.answer.text
         yield event
