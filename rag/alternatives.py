@@ -12,14 +12,15 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rag.fields import field_query, field_terms, lone_noun
+from rag.fields import RELEASED, field_query, field_terms, lone_noun
 from rag.choice_words import choice_query
 from rag.question import DASHED_EXAMPLES, OPEN_ENDS
 from rag.tokens import content_words, stems, topic_query, without_where
+from rag.types import Hit
 
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
-    from rag.types import Evidence, Hit
+    from rag.types import Evidence
 
 # ("papers on catalysis and on rainfall forecasting": two topics, the preposition said again)
 _OR = re.compile(r"\s*,?\s+or\s+(?!(?:so|similar|something|anything|other\s+than|not)\b)|\s+/\s+|"  # (and "A / B")
@@ -138,6 +139,9 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
         using = {pid for ids in terms.values() for pid in ids}
         shown = {h.paper.paper_id for h in found}
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]
+        # (every paper saying where its code is, which a search for "code available" ranks below others mentioning code)
+        extra += [Hit(retriever.papers[pid], 0.0) for pid in sorted(terms.get(RELEASED, ())) if pid not in shown
+                  and pid not in {h.paper.paper_id for h in extra}][: depth // 2]
         found = found[: depth - len(extra)] + extra
     if kind:  # (the benchmarks on long-context reasoning are candidates, though papers on it that are no benchmark
         # rank above them)

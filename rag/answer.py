@@ -25,6 +25,7 @@ from rag.subject import without_calling
 from rag.tokens import content_words, stems
 from rag.topic_words import own_topic_words
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
+from rag.why_not import lead_alternative
 
 MAX_CONTRASTED = 3  # papers a choice's answer sets against its pick
 
@@ -115,6 +116,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size
     asked = frozenset(stems(content_words(question)))
     echo = frozenset(stems(own_topic_words(without_calling(question)))) if wanted is Aspect.ANY else frozenset()
+    lead_alternative(question, [item for _, item in decision.chosen])  # ("why not just …?": its sentence on that)
     plans = [plan_paper(n, item, as_asked if n in of_each else wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON),
                         result_too=overview or kind is QuestionKind.SINGLE and wanted is Aspect.WHY,  # (its finding)

@@ -63,12 +63,12 @@ _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
 # "Is there a paper here on …?", "Anything on …?", "Are there any papers about …?": whether the collection holds
 # a paper on it at all ("Is there a way to …?" asks for a technique instead).
-_EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?"
-                        r"(?:paper|papers|work|works|study|studies|research|article|articles|anything)\b"
+_EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+"
+                        r"(?:a|an|any)\s+(?:\w+\s+)?(?:papers?|works?|study|studies|research|articles?|anything)\b"
                         r"|(?:is|are)\s+there\s+anything\b|any(?:thing|\s+papers?|\s+work|\s+research)\s+"
                         r"(?:here\s+|in\s+(?:this|the)\s+\w+\s+)?(?:on|about|regarding|for|dealing)\b"
-                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include))",
-                        re.IGNORECASE)
+                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include)"
+                        r"|(?:do|does)\s+any\s+(?:of\s+(?:these|those|the)\s+)?(?:papers?|works?|studies)\b)", re.I)
 _OTHERS = re.compile(r"\bother\s+(?:[\w-]+\s+){0,2}(?:papers|works|studies|ones|methods|approaches|articles|benchmarks|"
                      r"datasets)\b|(?<!\bthe\s)\bother\s+(?:[\w-]+\s+){0,2}(?:work|research)\b|\bothers\b|"
                      r"\b(?:anything|any\s+\w+|what|which|who)\s+else\b|\bbesides\b|\b(?:apart|aside)\s+from\b",
@@ -214,10 +214,10 @@ _RELEASE_ASKED = re.compile(r"\b(?:code|weights|checkpoints?|implementation|repo
                             r"released?|public|open[- ]?sourced?|shared|published)\b|\b(?:did|do|does|will|have|has)\s+"
                             r"(?:they|it|the\s+authors)\s+(?:release|open[- ]?source|publish|share)\w*\s+"
                             r"(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|models?)\b"
-                            r"|\b(?:github|repo(?:sitory)?|download(?:able|ed)?)\b|\b(?:releas|open[- ]?sourc)\w*\s+"
-                            r"(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|checkpoints?|implementation|data(?:sets?)?)\b"
-                            r"|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+\w+)\s+open[- ]?(?:sourced?|weights?)\b",
-                            re.IGNORECASE)
+                            r"|\b(?:github|repo(?:sitory)?|download(?:able|ed)?|links?\s+to\s+(?:\w+\s+)?code)\b"
+                            r"|\b(?:releas|open[- ]?sourc)\w*\s+(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|"
+                            r"checkpoints?|implementation|data(?:sets?)?)\b|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+"
+                            r"\w+)\s+open[- ]?(?:sourced?|weights?)\b", re.IGNORECASE)
 _RELEASE_STATED = re.compile(r"github|https?://|\b(?:code|models?|weights|data(?:sets?)?|implementation)\b[^.]{0,40}"
                              r"\b(?:available|released?|public)\b|\b(?:release|open-source|open\s+source)",
                              re.IGNORECASE)

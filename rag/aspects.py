@@ -132,6 +132,11 @@ _ASKING = r"(?i:what(?:['’]?s)?|how|which|why|who|where)\b"
 IN_TERMS = re.compile(r"\b(?:in\s+terms\s+of|when\s+it\s+comes\s+to|with\s+(?:respect|regard)\s+to)\s", re.I)
 
 
+# How a question calls its paper before asking ("the AutoExperiment benchmark", "the TikZilla paper")
+_CALLED = re.compile(r"^\W*(?:the|that|this)\s+(?:[\w-]+\s+){1,4}?(?:benchmark|dataset|paper|method|model|framework|"
+                     r"one)\W*$", re.IGNORECASE)
+
+
 def aspect(question: str) -> Aspect:
     """What the question asks of a paper, by its words (the first rule in ``_ASPECTS`` that fits); of a question after
     what sets it up ("VeriEquivBench and OR-PRM both say the existing datasets are bad. What's the problem in each
@@ -148,6 +153,8 @@ def aspect(question: str) -> Aspect:
     if len(said) > 1 and (said[-1].endswith("?") or re.match(_ASKING, said[-1])) and (
             asked := _aspect(said[-1])) not in (Aspect.ANY, Aspect.WHICH):
         return asked
+    if len(said) == 2 and _CALLED.match(said[0]) and _aspect(said[1]) is Aspect.ANY:  # ("the AutoExperiment
+        return Aspect.ANY  # benchmark - what is an agent handed …?": what the rest asks, not a question for data)
     # ("how does it stack up against D2F? mainly curious which bottleneck each one is going after": the afterthought)
     after = re.split(r"(?<=\?)\s+", question.strip())
     if len(after) > 1 and _CURIOUS.match(after[-1]) and (asked := _aspect(after[-1])) not in (Aspect.ANY, Aspect.WHICH):

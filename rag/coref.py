@@ -29,7 +29,8 @@ COMMON_LONG = {"rl": "reinforcement learning", "ml": "machine learning", "llm": 
                "cv": "computer vision", "gnn": "graph neural network", "cnn": "convolutional neural network",
                "rnn": "recurrent neural network", "gan": "generative adversarial network",
                "vae": "variational autoencoder", "moe": "mixture of experts", "sft": "supervised fine-tuning",
-               "ssl": "self-supervised learning", "pde": "partial differential equation"}
+               "ssl": "self-supervised learning", "pde": "partial differential equation",
+               "ood": "out-of-distribution", "sota": "state-of-the-art"}
 
 
 def common_acronym(word: str) -> bool:

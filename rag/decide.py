@@ -156,15 +156,12 @@ def _releasing(question: str, numbered: list[tuple[int, Evidence]]) -> int | Non
     """A choice asking which paper's code or data is out ("which of the two can I download right now?"): the one paper
     whose abstract says it is (not only that it will be: "We will publicly release …")."""
     from rag.asks import asks_release
-    from rag.roles import releases
+    from rag.released import out_now
 
     if not asks_release(question):
         return None
-    out = [n for n, e in numbered if any(releases(s.text) and not _FUTURE.search(s.text) for s in e.sentences)]
+    out = [n for n, e in numbered if any(out_now(s.text) for s in e.sentences)]
     return out[0] if len(out) == 1 else None
-
-
-_FUTURE = re.compile(r"\b(?:will|to\s+be)\b|\bupon\s+(?:acceptance|publication)\b", re.IGNORECASE)
 
 
 def _from_which(question: str) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rag.properties import properties_asked, property_papers, property_query
+from rag.released import RELEASE_QUERY, asks_only_release, released_papers
 
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
@@ -59,7 +60,7 @@ def field_query(question: str) -> str:
     """The words of the fields the question names (and of a property it asks for, ``rag.properties``; its
     ``lone_noun``), to search with ("" when it names none)."""
     return " ".join([*(_WORDS[field] for field in fields_asked(question)), property_query(question),
-                     *lone_noun(question)]).strip()
+                     *lone_noun(question), RELEASE_QUERY if asks_only_release(question) else ""]).strip()
 
 
 def field_papers(question: str, retriever: HybridRetriever) -> tuple[set[str], str] | None:
@@ -81,6 +82,7 @@ def field_terms(question: str, retriever: HybridRetriever) -> dict[str, set[str]
     if len(names.papers) >= names.decision.unknown_word_min_papers > 0:
         return {}
     found = {FIELD + field: _using(field, names) for field in fields_asked(question)}
+    found |= {RELEASED: released_papers(retriever)} if asks_only_release(question) else {}  # ("… link to their code?")
     claimed = property_papers(question, retriever)  # (and the papers claiming a property it asks for)
     return found | ({FIELD + " and ".join(properties_asked(question)[0]): claimed} if claimed else {})
 
@@ -116,12 +118,16 @@ def _using(field: str, names: NameIndex) -> set[str]:
 
 
 FIELD = "field: "  # marks a field among a list's terms (``Evidence.terms_found``)
-QUALIFIERS = frozenset({FIELD + "theory"})  # fields that qualify a topic rather than make one
+RELEASED = FIELD + "code release"  # (the papers saying where their code is: ``rag.released``)
+QUALIFIERS = frozenset({FIELD + "theory", RELEASED})  # fields that qualify a topic rather than make one
 
 
 def qualified(evidence: list[Evidence]) -> list[Evidence]:
     """A qualifying field ("theory") beside what else the list asks about ("any theory papers on best-of-N sampling?":
-    a name or a rarer term some paper holds) marks only the papers holding that too: not every paper with a proof."""
+    a name or a rarer term some paper holds) marks only the papers holding that too: not every paper with a proof.
+    A list asking for released code holds only papers saying where theirs is, when some do (``rag.released``)."""
+    if released := [e for e in evidence if RELEASED in e.terms_found]:
+        evidence = released
     if any(e.names_found or set(e.terms_found) - QUALIFIERS for e in evidence):
         for item in evidence:
             if not (item.names_found or set(item.terms_found) - QUALIFIERS):

@@ -8,7 +8,7 @@ import re
 
 _BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
 # ("side q, which papers …", not "Of those, which ones …", a choice among the papers on the table)
-_AFTER = (r"(?:(?!(?:of|among|amongst|between|from|these|those|them|both)\b)[\w'’-]+\s+){0,2}"
+_AFTER = (r"(?:(?!(?:of|among|amongst|between|from|these|those|them|both)\b)[\w'’-]+\s+){0,3}"
           r"(?!(?:these|those|them|both)\b)[\w'’-]+,\s+")
 _LIST = re.compile(
     rf"(?:^|[.!:]\s|\s[-–—]\s|^{_AFTER}){_BESIDES}\s*"  # ("it mentions X - which papers …?": after a dash too)
@@ -42,6 +42,10 @@ _LIST = re.compile(
     # "anything in the collection on tracing …?": all it holds on it (not "anything here on …?": is there one)
     r"|\b(?:anything|something)\s+in\s+(?:the|this)\s+(?:set|collection|index|corpus)\s+(?:on|about|"
     r"regarding|related\s+to|dealing\s+with)\b"
+    # "what in this collection deals with chemistry?", "what here uses diffusion?": what the collection holds on it (not
+    # "anything here on …?": is there one)
+    r"|\b(?:what|which)\s+(?:else\s+)?(?:in\s+(?:the|this)\s+(?:whole\s+)?(?:collection|set|index|corpus)|here)\s+"
+    r"(?:deals?|uses?|covers?|concerns?|involves?|tackles?|addresses|studies|touches|works?|relates?|mentions?)\b"
     # "What's here on watermarking?", "what's in here about chemistry?": what the collection holds on it
     r"|(?:^|[.!:]\s)\s*what(?:'s|’s|\s+is|\s+do\s+you\s+have)\s+(?:in\s+)?(?:here|there|in\s+(?:the|this)\s+"
     r"(?:collection|set|index))\s+(?:on|about|regarding|for|dealing\s+with)\b"

@@ -21,8 +21,9 @@ from rag.types import Paper, Shown
 
 _OVERVIEW = 12  # an answer showing more papers surveyed the collection: "which of them" searches it
 _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
-                     r"unrelated|another)\s+(?:question|topic|subject|thing|matter|q\b)|on\s+(?:a(?:nother)?|"
-                     r"a\s+different)\s+(?:[\w-]+\s+)?(?:subject|topic|note)|switching\s+(?:topics?|gears)|"
+                     r"unrelated|another)\s+(?:question|topic|subject|thing|matter|area|field|direction|q\b)"
+                     r"(?:\s+(?:entirely|altogether))?|on\s+(?:a(?:nother)?|a\s+different)\s+(?:[\w-]+\s+)?"
+                     r"(?:subject|topic|note)|switching\s+(?:topics?|gears)|"
                      r"changing\s+(?:the\s+)?(?:subject|topic)|moving\s+on|next(?:\s+(?:up|question|topic))?(?=\s*:)|"
                      r"side\s+(?:q|question)|unrelated(?:\s+question)?|(?:totally|completely|something)\s+(?:different|"
                      r"else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)(?!(?:\s+(?:about|to|on))?\s+(?:it|them|this|"

@@ -20,6 +20,8 @@ _SEEKS = re.compile(r"\b(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?:[\w-]+
                     r"approach(?:es)?|benchmarks?|stud(?:y|ies)|frameworks?|models?|datasets?|something|anything)"
                     r"(?:\s+(?:that|which|where|on|about|for|to)\b|\s*[,;?])|^\W*(?:anything|something)\s+(?:here\s+)?"
                     r"(?:on|about|regarding)\b"
+                    # ("is there an RL agent that …?": a thing of any kind, asked for by what it does)
+                    r"|\b(?:is|are)\s+there\s+(?:an?|any|some)\s+(?:[\w-]+\s+){1,4}?(?:that|which|where)\b"
                     # "… - something that teaches code models to check their own work?", "any sparse attention method
                     # that doesn't rely on …?": a paper asked for by what it does
                     r"|\b(?:something|anything|any\s+(?:[\w-]+\s+){0,3}?(?:work|papers?|methods?|approach(?:es)?|"
@@ -157,9 +159,11 @@ def about_elsewhere(question: str, reference: Reference, retriever: HybridRetrie
     # they get the decision pretrained transformer to scale …"), not for terms others use more ("inference time").
     if (pronoun := _PRONOUN.search(question)) and not _CLAUSE_BREAK.search(question[:pronoun.start()]) and not seeks:
         terms = retriever.names.rare_terms(question, settings.decision.list_phrase_share)
-        # (not a term the papers referred to write too: "… step-level labels for the reward model?" after RGM)
+        # (not a term the papers referred to write too: "… step-level labels for the reward model?" after RGM; nor a
+        # short one several papers share, a subject rather than a paper: "… when you run it at test time?")
         return any(squash(term) in squash(retriever.papers[pid].title) for term, ids in terms.items()
-                   if not ids & set(reference.paper_ids) for pid in ids if pid not in reference.paper_ids)
+                   if not ids & set(reference.paper_ids) and (len(ids) == 1 or len(term.split()) >= 3)
+                   for pid in ids if pid not in reference.paper_ids)
     return (seeks or not asked_thing(question)) and (seeks or retriever.names.terms_elsewhere(
         question, reference.paper_ids, settings.decision.list_phrase_share) or covered_elsewhere(question, papers,
                                                                                                 retriever))

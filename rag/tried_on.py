@@ -40,10 +40,14 @@ _ONE_OF = re.compile(_OPENS + r"(?:is|are|was|were)\s+(?P<what>(?:[\w-]+\s+){0,4
 # "are perovskite catalysts covered among its tasks?", "is Lean supported?": what is asked about, in the passive
 _COVERED = re.compile(_OPENS + r"(?:is|are|was|were)\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:also\s+)?"
                       r"(?:covered|included|supported|handled|considered|addressed)\b", re.IGNORECASE)
-# "does it predict snowfall as well, or only rain?", "can they handle video too?": one more thing it is asked to do
+# "does it predict snowfall as well, or only rain?", "can they handle video too?", "did they plug it into an
+# actor-critic method too?": one more thing it is asked to do
 _AS_WELL = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|model|"
-                      r"approach|paper|authors))\s+(?:also\s+)?[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+                      r"approach|paper|authors))\s+(?:also\s+)?[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+"
                       r"(?:as\s+well|too|also)\b[^?]*\?+\s*$", re.IGNORECASE)
+_ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
+                   re.IGNORECASE)
+_NEGATED = re.compile(r"(?:un|non-?)([a-z]{4,})$")  # "unstructured", "non-convex": the opposite of "structured", …
 # What a thing asked about is of ("knapsack instances"): held by an abstract, it does not make the thing held.
 _HEADS = frozenset("instance instances setting settings scenario scenarios case cases domain domains example examples "
                    "variant variants version versions too also well either specifically particular particularly "
@@ -61,7 +65,8 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
 
     asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or _ONE_OF.match(question)
              or _AS_WELL.match(question) or _COVERED.match(question)) if YES_NO.match(question) else None
-    what = asked.group("what") if asked else ""
+    # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
+    what = _ONLY.split(asked.group("what"))[0] if asked else ""
     topic = content_words(what) - asking_words()
     own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic  # (as the user wrote them)
            and w.lower() not in _HEADS | GENERIC_WORDS]
@@ -69,7 +74,11 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
     other_kind = any(re.search(rf"\w-{re.escape(w.lower().rpartition('-')[2])}\b", t.lower()) for w in own if "-" in w
                      for t in texts)
     if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own):
-        return own
+        return [" ".join(own)] if " ".join(own).lower() in what.lower() else own  # ("state space", as one)
+    # "does it also work for unstructured pruning?" of a paper on structured pruning: the opposite of what it does
+    if opposite := [w for w in own if (base := _NEGATED.match(w.lower())) and unstated([w.lower()], texts)
+                    and not unstated([base.group(1)], texts)]:
+        return opposite
     # (only words before the thing's head: a head no abstract writes, "backups" of "one-step backups", may be what
     # abstracts call "operators")
     offered = [alternative.split() for alternative in re.split(r",|/|\bor\b|\band\b", what) if alternative.strip()]

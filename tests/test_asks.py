@@ -619,7 +619,7 @@ def test_guesses_offered_after_a_one_paper_answer_stay_on_that_paper(engine) -> 
     ("Does it also apply to larger models?", []),  # a grading word names nothing
     ("What does it work on?", []),  # not asked yes or no
     ("does it cover Lean or Coq as well?", ["Lean", "Coq"]),
-    ("Did they validate any of their molecules in a wet lab?", ["wet", "lab"]),
+    ("Did they validate any of their molecules in a wet lab?", ["wet lab"]),  # (one phrase, as written)
     ("Did they evaluate it on video diffusion?", []),
 ])
 def test_whether_a_method_works_for_something_no_abstract_mentions(question: str, missing: list[str]) -> None:

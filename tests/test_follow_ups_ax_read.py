@@ -21,8 +21,8 @@ ARPG, PROVENANCE, RCPU = "rJdGst0W8s", "qYu4wj7O3z", "t6xiPRvynD"
 
 def test_a_thing_offered_as_one_of_those_shown_is_not_stated() -> None:
     texts = ["We benchmark our method across three representative PDE benchmarks."]
-    assert unfit("is the heat equation one of them?", texts) == ["heat", "equation"]
-    assert unfit("are the Navier-Stokes equations among those?", texts) == ["Navier-Stokes", "equations"]
+    assert unfit("is the heat equation one of them?", texts) == ["heat equation"]  # (one phrase)
+    assert unfit("are the Navier-Stokes equations among those?", texts) == ["Navier-Stokes equations"]
     assert unfit("are PDE benchmarks one of them?", texts) == []  # (held: for the answer to say)
 
 
@@ -111,6 +111,6 @@ def test_a_comparison_piece_called_a_paper_by_one_title_word(engine) -> None:
 
 def test_what_a_method_should_hold_up_on_or_scale_to() -> None:
     texts = ["We evaluate on LongBench and RULER with Llama-3.1-8B."]
-    assert unfit("does it hold up on needle-in-a-haystack tests?", texts) == ["needle-in-a-haystack", "tests"]
+    assert unfit("does it hold up on needle-in-a-haystack tests?", texts) == ["needle-in-a-haystack tests"]
     assert unfit("does it scale to 70B models?", texts) == ["70B"]
     assert unfit("does it hold up on LongBench?", texts) == []
