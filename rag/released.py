@@ -21,11 +21,9 @@ _RELEASE_WORDS = frozenset("code codes link links github repo repos repository r
                            "public publicly open source open-source open-sourced opensource actual actually give gives "
                            "provide provides share shares shared implementation implementations weights data "
                            "datasets have has".split())
-_CACHE: weakref.WeakKeyDictionary[HybridRetriever, set[str]] = weakref.WeakKeyDictionary()
-
-
 _WHAT = re.compile(r"\b(?:code|codes|data|datasets?|models?|weights|checkpoints?|implementation|benchmark|github|"
                    r"repository|repo)\b", re.IGNORECASE)  # (not "Video results: https://…")
+_CACHE: weakref.WeakKeyDictionary[HybridRetriever, set[str]] = weakref.WeakKeyDictionary()
 
 
 def out_now(text: str) -> bool:
