@@ -63,12 +63,12 @@ _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
 # "Is there a paper here on …?", "Anything on …?", "Are there any papers about …?": whether the collection holds
 # a paper on it at all ("Is there a way to …?" asks for a technique instead).
-_EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+"
-                        r"(?:a|an|any)\s+(?:\w+\s+)?(?:papers?|works?|study|studies|research|articles?|anything)\b"
+_EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?"
+                        r"(?:paper|papers|work|works|study|studies|research|article|articles|anything)\b"
                         r"|(?:is|are)\s+there\s+anything\b|any(?:thing|\s+papers?|\s+work|\s+research)\s+"
                         r"(?:here\s+|in\s+(?:this|the)\s+\w+\s+)?(?:on|about|regarding|for|dealing)\b"
-                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include)"
-                        r"|(?:do|does)\s+any\s+(?:of\s+(?:these|those|the)\s+)?(?:papers?|works?|studies)\b)", re.I)
+                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include))",
+                        re.IGNORECASE)
 _OTHERS = re.compile(r"\bother\s+(?:[\w-]+\s+){0,2}(?:papers|works|studies|ones|methods|approaches|articles|benchmarks|"
                      r"datasets)\b|(?<!\bthe\s)\bother\s+(?:[\w-]+\s+){0,2}(?:work|research)\b|\bothers\b|"
                      r"\b(?:anything|any\s+\w+|what|which|who)\s+else\b|\bbesides\b|\b(?:apart|aside)\s+from\b",

@@ -1,6 +1,5 @@
 """Turns that earlier rules got wrong, found when seed set BD was read in the fortieth pass: "what in this collection
-deals with …?" not read as a list, "Different area entirely:" not read as a switch, "do any papers …?" not
-read as asking whether there is one, "OOD" not read as
+deals with …?" not read as a list, "Different area entirely:" not read as a switch, "OOD" not read as
 "out-of-distribution", a shared term ("test time") taken for another paper's title, "is there an X
 that …? … it" not read as a search when X was an agent or a trick, "why not just …?" answered with the
 method, "the X benchmark - what …?" read as a question for data, "… also on Y, or only on Z?" not refused when Y is in
@@ -38,8 +37,6 @@ def test_a_different_area_is_a_new_subject(engine) -> None:
     *_, other = _chat(engine, "which papers report a concrete speedup factor?",
                       "Different area entirely: which papers do earthquake forecasting?")
     assert "RainPro-8" in other.text and "speedup" not in other.text  # (it answered with the speedup papers)
-    # ("do any papers …?" asks whether there is one: not the rainfall paper as if it fit)
-    assert _chat(engine, "do any papers do earthquake forecasting?")[0].refused
 
 
 def test_ood_is_out_of_distribution(engine) -> None:
