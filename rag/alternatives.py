@@ -140,8 +140,9 @@ def search_each(query: str, ranked: list[Hit], retriever: HybridRetriever, depth
         shown = {h.paper.paper_id for h in found}
         extra = [h for h in rankings[-1] if h.paper.paper_id in using and h.paper.paper_id not in shown][: depth // 2]
         # (every paper saying where its code is, which a search for "code available" ranks below others mentioning code)
-        extra += [Hit(retriever.papers[pid], 0.0) for pid in sorted(terms.get(RELEASED, ())) if pid not in shown
-                  and pid not in {h.paper.paper_id for h in extra}][: depth // 2]
+        listed = shown | {h.paper.paper_id for h in extra}
+        extra += [Hit(retriever.papers[pid], 0.0) for pid in sorted(terms.get(RELEASED, ())) if pid not in listed
+                  ][: depth // 2]
         found = found[: depth - len(extra)] + extra
     if kind:  # (the benchmarks on long-context reasoning are candidates, though papers on it that are no benchmark
         # rank above them)
