@@ -66,7 +66,18 @@ def definitions(text: str) -> dict[str, str]:
             if long:
                 found.setdefault(short, long)
                 break
+        else:
+            if long := _by_capitals(words, short):
+                found.setdefault(short, long)
     return found
+
+
+def _by_capitals(words: list[str], short: str) -> str:
+    """The run of words whose capitals spell the acronym exactly, from a capitalised word on ("a Global set of
+    Frame-wise PseudoRandom Coding keys (GF-PRC)"): a long form whose lower-case words are not in the acronym."""
+    capitals = "".join(c for c in short if c.isupper())
+    return next((" ".join(words[start:]) for start in range(len(words)) if len(capitals) >= 3 and words[start][:1]
+                 .isupper() and "".join(c for w in words[start:] for c in w if c.isupper()) == capitals), "")
 
 
 def acronym_words(defined: dict[str, str], common: bool = False) -> dict[str, set[str]]:

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from rag.coref import acronym_words, common_acronym
+from rag.coref import COMMON_LONG, acronym_words, common_acronym
 from rag.nearmiss import asking_words, without_own_story, word_readings
 from rag.retrieval.rankers import BM25Ranker
 from rag.retrieval.titles import coined_names, own_names, paper_words, title_initialisms, title_names
@@ -241,18 +241,18 @@ class NameIndex:
             whole, parts = tokens[-1:], tokens[:-1] if len(tokens) > 1 else tokens
             # (a phrase of 3+ hyphenated words, "LM-is-secretly-a-reward-model", is there if half its words are)
             present = sum(t in vocabulary for t in parts)
-            # (not "score" alone for "F-score": a one-capital part, which no token keeps, leaves the name's whole form;
-            # "LM-is-secretly-a-reward-model" is words)
+            # (not "score" alone for "F-score": a one-capital part, which no token keeps, leaves the whole form)
             lettered = any(len(part) == 1 and part.isupper() for part in name.split("-"))
             known = not lettered and (present == len(parts) or (len(parts) >= 3 and 2 * present >= len(parts)))
             return bool(tokens) and not all(t in vocabulary for t in whole) and not known
 
         # An acronym's plural ("PDEs", "EX-RMs") is there if its singular is and its singular ("MLLM") if its plural is;
-        # "LMs" if a longer acronym ends with it.
+        # "LMs" if a longer acronym ends with it; a field's ("SOTA") if an abstract writes it out ("state-of-the-art").
         return [name for name in names if absent(name) and not (re.fullmatch(_ACRONYM_NAME + "s", name)
                                                                 and not absent(name[:-1]))
                 and not (re.fullmatch(_ACRONYM_NAME, name) and not absent(name + "s"))
-                and not self._in_longer_acronym(name) and not self._begins_name(name)]
+                and not self._in_longer_acronym(name) and not self._begins_name(name)
+                and not (common_acronym(name) and self.papers_mentioning(COMMON_LONG[name.lower().removesuffix("s")]))]
 
     def _begins_name(self, name: str) -> bool:
         """"VeriEquiv" (written "VeriEquiv Bench") where the abstracts write "VeriEquivBench": a name of six or more
