@@ -12,9 +12,10 @@ from rag.asks import unstated
 from rag.tokens import content_words
 from rag.topic_words import GENERIC_WORDS
 
+_CHAT = frozenset("btw imo tbh fyi ok okay oh hmm".split())  # chat words, no topic
 # Asked yes or no ("Do any of those …?", "does it work for …?"), and what the method is asked to work for.
 _LEAD = r"^\W*(?:(?:for|about|on|re|back\s+to)\s+[^,?:]{1,40}[,:]\s*)?"  # ("for TikZilla, do they …?")
-_OPENS = _LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then)\W+)?"  # (and a chat opener: "so did they …?")
+_OPENS = _LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then|btw|oh)\W+)?"  # (and a chat opener: "so did they …?")
 YES_NO = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were|can|could|"
                      r"has|have|would|will)\b", re.IGNORECASE)
 _WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over|"
@@ -86,3 +87,15 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
         unknown and own and not other_kind) else []
     said = sorted({w for words in unheard for w in words}, key=what.lower().find)  # (in the user's order)
     return said if unheard and all(unheard) else []
+
+
+def unshared(question: str, texts: list[str]) -> list[str]:
+    """"btw do any of these papers forecast stock prices?": the topic words of a yes/no question about the papers on
+    the table when none of their ``texts`` writes any of them (one written, "do any of them handle video?", is for
+    the answer to say which)."""
+    from rag.nearmiss import asking_words
+    from rag.topic_words import own_topic_words
+
+    words = sorted((w for w in own_topic_words(question) - asking_words() if w.isalpha() and w not in _CHAT),
+                   key=question.lower().find)  # (in the user's order)
+    return words if words and len(unstated(words, texts)) == len(words) else []

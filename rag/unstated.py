@@ -18,7 +18,7 @@ from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
 from rag.retrieval.titles import coined_names
 from rag.tokens import squash
-from rag.tried_on import YES_NO, unfit
+from rag.tried_on import YES_NO, unfit, unshared
 from rag.types import QuestionKind
 
 if TYPE_CHECKING:
@@ -64,7 +64,9 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     "PINNs", "physics-informed …"). A choice among them only when asked yes or no ("Do any of those include
     Navier-Stokes?"); "which of them …?" says what each one holds instead."""
     if turn.shape.kind is QuestionKind.CHOICE:
-        if YES_NO.match(turn.question) and names and (absent := absent_names(turn.question, papers, names, long_form)):
+        texts = [f"{p.title} {p.search_text}" for p in papers]
+        if YES_NO.match(turn.question) and names and (absent := absent_names(turn.question, papers, names, long_form)
+                                                      or unshared(turn.question, texts)):
             not_stated(turn, papers, absent)
         return
     texts = [f"{p.title} {p.search_text}" for p in papers]
@@ -77,8 +79,9 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     missing = missing or unfit(turn.question, texts, names.unknown_words if names else None)  # "… for Chinese?"
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
-    missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
+    missing = missing or (unshared(turn.question, texts) if len(papers) > 1 and YES_NO.match(turn.question) else [])
     missing = missing or (untitled(turn.question, names) if names else [])  # "… on Oxford Flowers?"
+    missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
     counted += unscored(turn.question, texts)  # "What exact bit accuracy …?": no figure of it
     missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
@@ -181,27 +184,24 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
                 owned(n) or len(papers) > 1))]  # (asked of several papers, a name may be another's: not refused)
 
 
-# A short acronym ("… against plain LRU for the caching problem?") or a capitalised word no English lexicon knows
-# ("… is there an Isabelle track too?"), not opening a sentence: ``names_in`` leaves such words out (most short
-# acronyms are a field's, most capitalised words open a sentence), but one no indexed abstract writes is a name the
-# user offers, which the papers pointed at cannot hold.
+# A short acronym ("… against plain LRU for the caching problem?") or a capitalised word ("… is there an Isabelle
+# track too?", "… Rust repos?"), not opening a sentence: ``names_in`` leaves such words out (most short acronyms are a
+# field's, most capitalised words open a sentence), but one no indexed abstract writes is a name the user offers,
+# which the papers pointed at cannot hold.
 _CAPITALISED = re.compile(r"(?<![\w-])([A-Z]{2,3}|[A-Z][a-z]{3,})(?![\w-])")
 _OPENS = re.compile(r"(?:^|[.!?:;]\s+|\s-+\s+|\()\W*$")
 _SHORTHAND = frozenset("imo imho tbh fyi btw asap lol afaik iirc ok vs and or not the yes no".split())
 
 
 def unindexed(question: str, names: NameIndex) -> list[str]:
-    """The short acronyms and unknown capitalised words of the question (not opening a sentence) that no indexed
-    abstract or title writes, in any case or version."""
-    from rag.nearmiss import word_readings
-
+    """The short acronyms and capitalised words of the question (not opening a sentence) that no indexed abstract or
+    title writes, in any case or version."""
     found = []
     for match in _CAPITALISED.finditer(question):
         word = match.group(1)
         if _OPENS.search(question[:match.start()]) or word.lower() in _SHORTHAND or common_acronym(word):
             continue
-        if (word.isupper() or not word_readings(word) and not word_readings(word.lower())) and not (
-                names.papers_mentioning_version(word)):
+        if not names.papers_mentioning_version(word):
             found.append(word)
     return found
 
