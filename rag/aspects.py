@@ -61,6 +61,7 @@ _ASPECTS = (
                              rf"(?:what|which|the)\s+{_KIND_OF}\s+(?:[\w-]+\s+)?(?:data|experiments?|evaluations?|"
                              r"evidence)\b|"  # ("what sort of biological data is it built for?")
                              r"which\s+(?:models?|llms?|tasks?|domains?|data)|what\s+(?:models?|llms?|tasks?)|"
+                             r"the\s+data\s+(?:each|they|it|both)\b|"  # ("… in terms of the data each one relies on?")
                              r"models?\s+and\s+(?:(?:evaluation\s+)?data(?:sets?)?|evaluations?)|"
                              r"(?:evaluation|test|held-out)\s+(?:data|sets?|splits?|suites?)|"
                              r"evaluat\w*\s+(?:on|with)|(?:evaluat|test|validat|benchmark)\w*\s+"  # ("… test it on?")

@@ -191,4 +191,19 @@ def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share
     lone = lone_noun(" ".join([query, *spelled]))
     items = listed_items(query) | (written := written_acronyms(query)) | set(lone)
     return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written, *lone]).items()
-            if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(query, retriever)
+            if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(query, retriever) | (
+        family_terms(query, retriever))
+
+
+# "… report pass@k-style metrics?": a metric family by its name, which "Pass@1", "Pass@5" and "Pass@k" all are
+_AT_ANY = re.compile(r"(?<![\w@])([A-Za-z][A-Za-z-]*)@(?:k|n)\b", re.IGNORECASE)
+
+
+def family_terms(query: str, retriever: HybridRetriever) -> dict[str, set[str]]:
+    """Each metric family the query names ("pass@k") → the papers writing a member of it ("Pass@1", "pass@K")."""
+    found = {}
+    for match in _AT_ANY.finditer(query):
+        member = re.compile(rf"(?<![\w@]){re.escape(match.group(1))}@(?:\d+|k|n)\b", re.IGNORECASE)
+        if ids := {pid for pid, paper in retriever.papers.items() if member.search(f"{paper.title} {paper.text}")}:
+            found[match.group(0).lower()] = ids
+    return found

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rag.coref import common_acronym
 from rag.cues import (ACTS_ON, CUES, FINDING, GAP, IMPROVES, LINK, OTHERS_WORK, RAN_ON, SPELLS_OUT, WHY_CUE,
                       NAMING, holds_verb, names_data, ran_on)
 from rag.roles import WANTED, Aspect, Role, proposes, releases, role_of
@@ -48,9 +49,11 @@ _WHAT_IS_QUOTED = re.compile(r"(?i)\bwhat(?:['’]?s|\s+(?:is|are|was|were))\s+(
 
 
 def _others_named(evidence: Evidence) -> list[str]:
-    """The names the question asks about that the paper holds and that are not its own (its name, title, acronyms)."""
+    """The names the question asks about that the paper holds and that are not its own (its name, title, acronyms
+    of either); a part's acronym is not ("What's GF-PRC in SIGMark?": the sentence bringing it in leads)."""
     paper = evidence.hit.paper
-    own = " ".join([paper.short_name, paper.display_title, *paper.acronyms]).lower()
+    own = " ".join([paper.short_name, paper.display_title, *(a for a, long in paper.acronyms.items() if a == (
+        paper.short_name) or long.lower() in paper.display_title.lower() or common_acronym(a))]).lower()
     return [n for n in evidence.names_found if n.lower() not in own  # (a word made with one, "AI-generated", is none)
             and not any(part.isalpha() and part.islower() and len(part) > 2 for part in n.split("-"))]
 
@@ -232,7 +235,8 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
             SPELLS_OUT.match(after.text) or wanted is Aspect.METHOD and ACTS_ON.match(after.text) or (
                 lead is fix and leans_back(after.text)) or (
                 bare and roles[after.position] is Role.METHOD) or leans_back(after.text) and (
-                wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))):
+                wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))
+            or wanted is Aspect.PROBLEM and leans_back(after.text, opener=True) and CUES[wanted].search(after.text)):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
     rest += [s for s in in_order if wanted is Aspect.WHY and s.position - 1 in at and s.position not in at

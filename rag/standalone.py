@@ -68,8 +68,12 @@ def rewrite(text: str) -> str:
     return out[:1].upper() + out[1:] if out[:1].islower() and not re.match(r"[a-z]+[A-Z0-9]", out) else out
 
 
-def leans_back(text: str) -> bool:
-    return bool(_LEANS.search(_OPENER.sub("", text.strip(), count=1)))
+def leans_back(text: str, opener: bool = False) -> bool:
+    """The sentence leans on the one before, after its discourse opener ("However, these methods …"); (``opener``)
+    or in it ("To understand this gap, we …")."""
+    found = _OPENER.match(text.strip())
+    return bool(_LEANS.search(text.strip()[found.end() if found else 0:]) or (
+        opener and found and re.search(rf"\b{_BACK}\b", found.group(0), re.IGNORECASE)))
 
 
 def quote(sentence: EvidenceSentence, abstract: list[EvidenceSentence]) -> Quote:

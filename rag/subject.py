@@ -179,6 +179,8 @@ def new_search(question: str, carried: list[str], retriever: HybridRetriever | N
 
     if _SEEKS.search(question) and len(own_topic_words(question)) >= SEEKING_WORDS:
         return True
+    if retriever is not None and len(set(retriever.names.named_papers(question)) - set(carried)) >= 2:
+        return True  # ("contrast DPT with the spectral Bellman one - what is each of them …?": those two, by name)
     return retriever is not None and covered_elsewhere(
         question, [retriever.papers[pid] for pid in carried if pid in retriever.papers], retriever)
 
