@@ -63,13 +63,12 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     ``names``) offers a name none of them contains (an acronym, nor its ``long_form`` as the corpus defines it:
     "PINNs", "physics-informed …"). A choice among them only when asked yes or no ("Do any of those include
     Navier-Stokes?"); "which of them …?" says what each one holds instead."""
+    texts = [f"{p.title} {p.search_text}" for p in papers]
     if turn.shape.kind is QuestionKind.CHOICE:
-        texts = [f"{p.title} {p.search_text}" for p in papers]
         if YES_NO.match(turn.question) and names and (absent := absent_names(turn.question, papers, names, long_form)
                                                       or unshared(turn.question, texts)):
             not_stated(turn, papers, absent)
         return
-    texts = [f"{p.title} {p.search_text}" for p in papers]
     # Each question of a turn asking several ("Which operators did they test on, and how large were the matrices?")
     clauses = sub_questions(turn.question) or [turn.question]
     missing = [w for c, thing in zip(clauses, map(asked_thing, clauses))

@@ -15,7 +15,7 @@ from rag.coref import definitions
 from rag.tried_on import unshared
 
 AMLRIS, SIGMARK, AUTOEXP = "tAfew5gRmm", "tKyAD2LhnI", "qBcHWGBnIb"
-DPT, SBM, MCLM, REVEAL = "t6roJiPN6Y", "tHmiydOQhn", "r2HG3xOMJI", "q56ZI1Co43"
+DPT, SBM, REVEAL = "t6roJiPN6Y", "tHmiydOQhn", "q56ZI1Co43"
 
 
 def test_a_fields_acronym_is_found_written_out(engine) -> None:
