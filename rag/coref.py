@@ -35,7 +35,12 @@ COMMON_LONG = {"rl": "reinforcement learning", "ml": "machine learning", "llm": 
 
 def common_acronym(word: str) -> bool:
     """A field's common acronym (``COMMON_LONG``), in any case, singular or plural ("RL", "LLMs", "ML")."""
-    return word.lower().removesuffix("s") in COMMON_LONG
+    return bool(common_long(word))
+
+
+def common_long(word: str) -> str:
+    """What a field's common acronym stands for ("LLMs" → "large language model"); "" for any other word."""
+    return COMMON_LONG.get(word.lower().removesuffix("s"), "")
 
 
 # "this benchmark", "our framework", "the proposed method": the paper's own contribution, by its kind.

@@ -71,8 +71,9 @@ def rewrite(text: str) -> str:
 def leans_back(text: str, opener: bool = False) -> bool:
     """The sentence leans on the one before, after its discourse opener ("However, these methods …"); (``opener``)
     or in it ("To understand this gap, we …")."""
-    found = _OPENER.match(text.strip())
-    return bool(_LEANS.search(text.strip()[found.end() if found else 0:]) or (
+    text = text.strip()
+    found = _OPENER.match(text)
+    return bool(_LEANS.search(text[found.end() if found else 0:]) or (
         opener and found and re.search(rf"\b{_BACK}\b", found.group(0), re.IGNORECASE)))
 
 

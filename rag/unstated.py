@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from rag import prompts
-from rag.coref import COMMON_LONG, common_acronym
+from rag.coref import common_acronym, common_long
 from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstated
 from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
@@ -168,7 +168,7 @@ def absent_names(question: str, papers: list[Paper], names: NameIndex,
     question = _ILLUSTRATED.sub(" ", question)  # ("… beating the big proprietary ones (gpt-4o/5, o3-mini etc)?")
 
     def written_out(name: str) -> bool:
-        if common_acronym(name) and COMMON_LONG[name.lower().removesuffix("s")] in text:  # "small LMs": "language
+        if (long := common_long(name)) and long in text:  # "small LMs": "language
             return True  # models" (a field's acronym, which an abstract need not define)
         spelled = long_form(name) if long_form and _ACRONYM.match(name) else ""
         return bool(_ACRONYM.match(name)) and (spelled in text if spelled else bool(names.papers_mentioning(name)))

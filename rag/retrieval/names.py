@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from rag.coref import COMMON_LONG, acronym_words, common_acronym
+from rag.coref import acronym_words, common_acronym, common_long
 from rag.nearmiss import asking_words, without_own_story, word_readings
 from rag.retrieval.rankers import BM25Ranker
 from rag.retrieval.titles import coined_names, own_names, paper_words, title_initialisms, title_names
@@ -252,7 +252,7 @@ class NameIndex:
                                                                 and not absent(name[:-1]))
                 and not (re.fullmatch(_ACRONYM_NAME, name) and not absent(name + "s"))
                 and not self._in_longer_acronym(name) and not self._begins_name(name)
-                and not (common_acronym(name) and self.papers_mentioning(COMMON_LONG[name.lower().removesuffix("s")]))]
+                and not ((long := common_long(name)) and self.papers_mentioning(long))]
 
     def _begins_name(self, name: str) -> bool:
         """"VeriEquiv" (written "VeriEquiv Bench") where the abstracts write "VeriEquivBench": a name of six or more
