@@ -146,7 +146,7 @@ def _of_each(question: str, decision: Decision, kind: QuestionKind,
     """A comparison asking something of each paper ("… how does each get its step-level supervision?"): for each
     paper with a sentence holding a word of it in a role the question asks for, what tells such a sentence (read as
     what the question asks it to report, so one leads)."""
-    asked = comparison_aspect(question, compared_names([e for _, e in decision.chosen])) if (
+    asked = comparison_aspect(question, *compared_names([e for _, e in decision.chosen])) if (
         kind is QuestionKind.COMPARISON) else ""
 
     # (of a role the question asks for: "where does each get its speedup from?" is answered by how, not by the figure;

@@ -144,7 +144,7 @@ def for_comparison(question: str, evidence: list[Evidence], retriever: HybridRet
             own = f"{item.hit.part} {question}"
             evidence[i] = gather_evidence(own, retriever.encoder.embed_query(own), [item.hit], retriever.sentences,
                                           named_papers, lexical_weight=weight)[0]
-    if asked := comparison_aspect(question, compared_names(evidence)):
+    if asked := comparison_aspect(question, *compared_names(evidence)):
         # (only a sentence holding a word of it: a few words' embedding alone matches loosely)
         aspect = [Evidence(e.hit, [s for s in e.sentences if answers_aspect(s.text, asked)])
                   for e in evidence_for(asked, [e.hit for e in evidence], retriever, weight)]
@@ -169,11 +169,12 @@ def counted_against(negated: str, asked: str, evidence: list[Evidence], hits: li
                                                                                           weight))]
 
 
-def compared_names(evidence: list[Evidence]) -> list[str]:
-    """What calls each compared paper (those the question names, else all): its title, short name and the piece of
-    the question naming it."""
+def compared_names(evidence: list[Evidence]) -> tuple[list[str], list[str]]:
+    """What calls each compared paper (those the question names, else all): its short name and the piece of the
+    question naming it; and their titles (``rag.question.comparison_aspect``)."""
     compared = [e for e in evidence if e.hit.part is not None] or evidence
-    return [name for e in compared for name in (e.hit.paper.title, e.hit.paper.short_name, e.hit.part or "") if name]
+    return ([name for e in compared for name in (e.hit.paper.short_name, e.hit.part or "") if name],
+            [e.hit.paper.title for e in compared])
 
 
 def answers_aspect(text: str, aspect: str) -> bool:

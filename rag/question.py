@@ -5,6 +5,7 @@ many papers to keep, never what is true."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rag.coref import common_acronym
 from rag.list_intent import asks_for_list, offers_topics
@@ -15,7 +16,10 @@ from rag.types import QuestionKind, QuestionShape
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|differently|vs\.?|"
                       r"versus|contrast|different\s+(?:from|than|to)|relates?\s+to|in\s+common|"
-                      r"(?:stack(?:s|ed)?|measures?)\s+up\s+(?:against|to|with))\b|比较|对比|区别|不同",
+                      r"(?:stack(?:s|ed)?|measures?)\s+up\s+(?:against|to|with)|side[\s-]+by[\s-]+side|"
+                      r"juxtapos(?:e|es|ed|ing)|"
+                      # ("Put the IAR provenance paper next to ShapeGen4D: …")
+                      r"(?:put|set|place|lay)\s(?:[^.?:;]{0,80}?\s)?(?:next\s+to|beside|alongside))\b|比较|对比|区别|不同",
                       re.IGNORECASE)
 # "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it compares
 _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work|study)\s+(?:on|about|that|which|"
@@ -25,7 +29,10 @@ _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
 _PREAMBLE = re.compile(r"^[^:?.]{3,100}(?:[:：]|\s[–—-])\s")
 # Where the papers being compared are separated from each other.
 _SEPARATORS = re.compile(
-    r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against)\s|和|与|跟|以及|、)\s*", re.IGNORECASE)
+    r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against|next\s+to|beside|alongside)\s|"
+    r"和|与|跟|以及|、)\s*", re.IGNORECASE)
+# The words setting pieces out ("Put A next to B", "Line up A and B side by side"), no part of either.
+_SET_OUT = re.compile(r"^(?:put|set|place|lay)\s+|\s+side[\s-]+by[\s-]+side$", re.IGNORECASE)
 _DESCRIBED = re.compile(r"^(?:the|that|this)\s+(?:paper|work|study|one)\s+(?:about|on|that|which|where|with|for)\b",
                         re.IGNORECASE)
 _CALLED = re.compile(r"^(?:the|that|this|these|those|its?|their|a|an|one)\b", re.IGNORECASE)
@@ -128,7 +135,7 @@ def comparison_parts(question: str) -> list[str]:
     def pieces(clause: str) -> list[str]:  # ("the paper about central vision and slowness in …": one paper described;
         # what follows it joined on, unless a name or a word calling another: "… and the jigsaw one", "… and ARPG")
         found: list[str] = []
-        for p in (p.strip() for p in _SEPARATORS.split(clause)):
+        for p in (_SET_OUT.sub("", p.strip()) for p in _SEPARATORS.split(clause)):
             if found and _DESCRIBED.match(found[-1]) and p and not (names_in(p) or _CALLED.match(p)):
                 found[-1] = f"{found[-1]} and {p}"
             elif [w for w in content_words(p) if w not in CUE_WORDS]:
@@ -229,16 +236,19 @@ _NOT_AN_ASPECT = frozenset("approach approaches idea method methods technique wo
                            "similar same actually try trying tries roughly really exactly get gets do does done seem "
                            "seems say says said touch touches interested curious wondering wonder know want some "
                            "any whether anything something fix fixes remedy workaround end ends ability "
-                           "abilities capability capabilities".split())
+                           "abilities capability capabilities role roles play plays played".split())
 _OF_EACH = re.compile(r"\b(?:each|either|respectively)\b", re.IGNORECASE)
 _SETTING_APART = re.compile(r"\b(?:compar\w*|differ\w*|contrast\w*|vs\.?|versus|unlike|relates?|stacks?\s+up)\b", re.I)
 
 
-def comparison_aspect(question: str, names: list[str]) -> str:
+def comparison_aspect(question: str, names: list[str], titles: Sequence[str] = ()) -> str:
     """What a comparison asks of each paper, beyond telling them apart ("OR-PRM and RGM both … - how does each get its
     step-level supervision?" → "step-level supervision"): the topic words (in their order) of the clauses asking it of
-    each ("each", "either", "respectively") that are not words of the compared papers' ``names`` (titles, short names,
-    the pieces naming them) nor words of comparing or referring; "" for "How do these two differ?"."""
+    each ("each", "either", "respectively") that are not words of the compared papers' ``names`` (short names, the
+    pieces naming them) nor words of comparing or referring; "" for "How do these two differ?". Words of their
+    ``titles`` count as theirs when two titles share them: asked of each, a word of one title is an aspect
+    ("MetaMuse vs ARPG - randomness comes up in both, what role does it play in each?", ARPG's title saying
+    "Randomized")."""
     from bm25s.stopwords import STOPWORDS_EN_PLUS
 
     from rag.aspects import IN_TERMS
@@ -255,7 +265,9 @@ def comparison_aspect(question: str, names: list[str]) -> str:
     # (else the clauses setting the papers apart: "how does it decide where to push exploration, compared with
     # RGSD?"; not a sentence before them saying what one does: "Lyra also does dynamic scenes. How does it differ …?")
     clauses = termed or [c for c in split if _OF_EACH.search(c)] or [c for c in split if _SETTING_APART.search(c)]
-    theirs = set().union(*(content_words(name) for name in names)) if names else set()
+    titled = [content_words(title) for title in titles]
+    theirs = set().union(*(content_words(name) for name in names), *(
+        {w for w in words if sum(w in other for other in titled) > 1} for words in titled))
     theirs |= {piece for word in theirs for piece in [*word.split("-"), word.replace("-", "")]}  # ("autoregressive")
     # (English function words too: "against", "but", "out" would make any sentence holding them answer it)
     dropped = theirs | CUE_WORDS | REFERENCE_WORDS | _NOT_AN_ASPECT | {"either", "respectively", "relate", "relates",
