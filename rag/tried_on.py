@@ -49,10 +49,12 @@ _AS_WELL = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|th
 _ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
                    re.IGNORECASE)
 _NEGATED = re.compile(r"(?:un|non-?)([a-z]{4,})$")  # "unstructured", "non-convex": the opposite of "structured", …
+_FOR_PART = re.compile(r"\s+(?:(?:specifically|particularly|especially|just|only)\s+)?(?:for|in|within|during|of)\s+"
+                       r"(?:the|their|its|this|that|these|those)\b", re.IGNORECASE)
 # What a thing asked about is of ("knapsack instances"): held by an abstract, it does not make the thing held.
 _HEADS = frozenset("instance instances setting settings scenario scenarios case cases domain domains example examples "
-                   "variant variants version versions too also well either specifically particular particularly "
-                   "exactly separately individually explicitly".split())
+                   "variant variants version versions input inputs data too also well either specifically particular "
+                   "particularly exactly separately individually explicitly".split())
 
 
 def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] | None = None) -> list[str]:
@@ -68,6 +70,8 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
              or _AS_WELL.match(question) or _COVERED.match(question)) if YES_NO.match(question) else None
     # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
     what = _ONLY.split(asked.group("what"))[0] if asked else ""
+    # ("point cloud inputs specifically for the 3D part": what is tried, not the part of the paper it is tried for)
+    what = _FOR_PART.split(what)[0] if content_words(_FOR_PART.split(what)[0]) - asking_words() else what
     topic = content_words(what) - asking_words()
     own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic  # (as the user wrote them)
            and w.lower() not in _HEADS | GENERIC_WORDS]
