@@ -189,12 +189,15 @@ def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share
 
     asks = len(own_topic_words(topic_asked(" ".join([query, *spelled]))) - _SAYING)
     lone = lone_noun(" ".join([query, *spelled]))
-    items = listed_items(query) | (written := written_acronyms(query)) | set(lone)
-    return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written, *lone]).items()
+    # ("… work with 3D data or 3D scenes?": "3D", what the alternatives share, whatever it is of)
+    shared = [m.group(1) for m in _SHARED_HEAD.finditer(query)]
+    items = listed_items(query) | (written := written_acronyms(query)) | set(lone) | {w.lower() for w in shared}
+    return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written, *lone, *shared]).items()
             if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(query, retriever) | (
         family_terms(query, retriever))
 
 
+_SHARED_HEAD = re.compile(r"(?<![\w-])([\w-]+)\s+[\w-]+\s+(?:or|and|/)\s+\1\s+[\w-]+", re.IGNORECASE)
 # "… report pass@k-style metrics?": a metric family by its name, which "Pass@1", "Pass@5" and "Pass@k" all are
 _AT_ANY = re.compile(r"(?<![\w@])([A-Za-z][A-Za-z-]*)@(?:k|n)\b", re.IGNORECASE)
 

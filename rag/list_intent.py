@@ -41,7 +41,7 @@ _LIST = re.compile(
     r"(?:here|in\s+(?:the|this)\s+(?:collection|set|index|corpus))\b"
     # "anything in the collection on tracing …?": all it holds on it (not "anything here on …?": is there one)
     r"|\b(?:anything|something)\s+in\s+(?:the|this)\s+(?:set|collection|index|corpus)\s+(?:on|about|"
-    r"regarding|related\s+to|dealing\s+with)\b"
+    r"regarding|related\s+to|dealing\s+with|with|that|which|using|involving)\b"
     # "what in this collection deals with chemistry?", "what here uses diffusion?": what the collection holds on it (not
     # "anything here on …?": is there one)
     r"|\b(?:what|which)\s+(?:else\s+)?(?:in\s+(?:the|this)\s+(?:whole\s+)?(?:collection|set|index|corpus)|here)\s+"
