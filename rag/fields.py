@@ -138,7 +138,7 @@ def qualified(evidence: list[Evidence]) -> list[Evidence]:
 # How a list asks papers to be about something ("which papers bring up …", "… mention …"), not what about
 _SAYING = frozenset("bring brings up mention mentions mentioning discuss discusses discussing touch touches cover "
                     "covers address addresses talk talks tackle tackles deal deals study studies say says something "
-                    "anything".split())
+                    "anything involve involves involving".split())
 
 
 def lone_noun(query: str) -> list[str]:
@@ -158,7 +158,8 @@ def lone_noun(query: str) -> list[str]:
     word = next(iter(words)) if len(words) == 1 else ""
     if not nouns and word.isalpha() and "NOUN" in word_readings(word) and not _ACTIVITY.search(word) and not (
             word in asking_words() or re.match(rf"\W*{word}\b", topic, re.IGNORECASE)) and all(  # (not "list …")
-            not content_words(m.group(1)) for m in re.finditer(rf"([\w-]+)\s+{word}\b", topic, re.IGNORECASE)):
+            not content_words(m.group(1)) - _SAYING
+            for m in re.finditer(rf"([\w-]+)\s+{word}\b", topic, re.IGNORECASE)):
         nouns = [word]  # (its one thing: "… work with video …?"; not "… data science?", a phrase, nor
         # "… about optimization?", an activity many papers mention in passing)
     return [*nouns, *(w.removesuffix("bility") + "ble" for w in nouns if w.endswith("bility"))] if len(nouns) == 1 else []

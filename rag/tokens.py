@@ -45,7 +45,8 @@ _FRAME = re.compile(
     r"(?:\s+(?:here|in\s+(?:this|the)\s+(?:collection|set|index)))?"
     r"(?:\s+(?:that|which|who|where|on|about|for|regarding))?(?:\s+(?:are|is)\s+about)?\s+", re.IGNORECASE)
 # A hedge around a topic ("… deal with KV caches in some way?"): no topic word.
-HEDGE = (r"(?:in|of)\s+(?:some|any)\s+(?:way|form|shape|kind|sort|fashion|sense)|somehow|in\s+the\s+[a-z]+\s+sense|"
+HEDGE = (r"(?:in|of)\s+(?:some|any)\s+(?:way|form|shape|kind|sort|fashion|sense)|somehow|somewhere|"
+         r"in\s+the\s+[a-z]+\s+sense|"
          r"(?:in\s+)?one\s+(?:way|form|shape)\s+or\s+(?:another|the\s+other)|of\s+one\s+(?:kind|sort)\s+or\s+another|"
          r"at\s+all|(?:even\s+)?(?:in\s+passing|tangentially|remotely|briefly)|"  # ("… at all, even in passing?")
          r"in\s+the\s+first\s+place|by\s+any\s+chance|for\s+that\s+matter")  # (idioms: "… in the first place?")
@@ -84,9 +85,12 @@ _PREAMBLE = re.compile(r"^\W*(?:(?:[\w-]+\s+){0,2}(?:question|q|one)|(?:ok(?:ay)
                        r"pulling)\s+(?:out|back)|big[\s-]picture|(?:more\s+)?broadly|in\s+general|overall))"
                        r"\s*[:,–—-]\s*", re.I)
 # (and ways of doing it after a dash: "… with the KV cache - using it, shrinking it, sharing it?")
-# (", either as the training method or as the thing studied": the ways a paper may fit, not its topic)
+# (", either as the training method or as the thing studied", "- as input, output or training data": the ways a
+# paper may fit, not its topic)
 _EXAMPLE_TAIL = re.compile(r",\s*(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as|(?:either|whether)"
                            r"(?=\s+(?:as|for|in|by|to)\b[^?;!]*\bor\b))\s[^?;!]*|"
+                           # ("… involve video somewhere - as input, output or training data?")
+                           r"\s+[-–—:]\s+(?:either\s+|whether\s+)?as\s+(?=[^?;!]*\bor\b)[^?;!]*|"
                            r"\s+[-–—:]\s+(?:[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)"
                            r"(?:,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+))+"
                            r"[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)\s*(?=[?!.]|$)", re.IGNORECASE)
