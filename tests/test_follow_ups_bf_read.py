@@ -76,3 +76,18 @@ def test_the_sentence_comparing_two_papers_sets_their_order() -> None:
     assert mention_order(question, ["tikz", "kv"], words) == ["kv", "tikz"]  # (TikZilla came first in the aside)
     assert mention_order("TikZilla is neat. How does it compare with TRIM-KV?", ["kv", "tikz"], words) == [
         "tikz", "kv"]  # (the comparing sentence calls only one: the whole question's order)
+
+
+def test_a_list_of_papers_involving_one_thing_however_it_is_used() -> None:
+    from rag.fields import lone_noun
+    from rag.tokens import topic_asked
+
+    question = "Which of the 36 papers involve video somewhere - as input, output or training data?"
+    assert topic_asked(question) == "Which of the 36 papers involve video?"  # (the ways a paper may use it)
+    assert lone_noun(question) == ["video"]  # ("involve" frames the list, like "discuss": no phrase "involve video")
+    assert lone_noun("which papers discuss video?") == ["video"]
+
+
+def test_the_papers_involving_video_are_listed(engine) -> None:
+    answer, = _chat(engine, "Which of the 36 papers involve video somewhere - as input, output or training data?")
+    assert {"tIVCfVnIHo", "tKyAD2LhnI", SHAPEGEN, JIGSAW} <= set(cited(answer))  # (Lyra alone)
