@@ -31,7 +31,7 @@ _PREAMBLE = re.compile(r"^[^:?.]{3,100}(?:[:：]|\s[–—-])\s")
 _SEPARATORS = re.compile(
     r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against|next\s+to|beside|alongside)\s|"
     r"和|与|跟|以及|、)\s*", re.IGNORECASE)
-# The words setting pieces out ("Put A next to B", "Line up A and B side by side"), no part of either.
+# The words setting pieces out ("Put A next to B", "A and B side by side"), no part of either.
 _SET_OUT = re.compile(r"^(?:put|set|place|lay)\s+|\s+side[\s-]+by[\s-]+side$", re.IGNORECASE)
 _DESCRIBED = re.compile(r"^(?:the|that|this)\s+(?:paper|work|study|one)\s+(?:about|on|that|which|where|with|for)\b",
                         re.IGNORECASE)

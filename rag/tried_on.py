@@ -71,7 +71,8 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
     # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
     what = _ONLY.split(asked.group("what"))[0] if asked else ""
     # ("point cloud inputs specifically for the 3D part": what is tried, not the part of the paper it is tried for)
-    what = _FOR_PART.split(what)[0] if content_words(_FOR_PART.split(what)[0]) - asking_words() else what
+    tried = _FOR_PART.split(what)[0]
+    what = tried if content_words(tried) - asking_words() else what
     topic = content_words(what) - asking_words()
     own = [w for w in dict.fromkeys(re.findall(r"[\w-]+", what)) if w.lower() in topic  # (as the user wrote them)
            and w.lower() not in _HEADS | GENERIC_WORDS]
