@@ -84,6 +84,8 @@ def mention_order(question: str, papers: list[str], title_words: Callable[[str],
     experience" does not call Visual Jigsaw by "visual")."""
     from rag.question import wants_comparison
 
+    if len(papers) < 2 or not wants_comparison(question):
+        return []
     words = {pid: title_words(pid) for pid in papers}  # (a word their titles share calls neither: "optimal transport")
     shared = {w for pid in papers for w in words[pid] if sum(w in other for other in words.values()) > 1}
     # (the sentence comparing them first, when it calls them all: "I'm also skimming TikZilla. Setting TRIM-KV and
@@ -91,12 +93,12 @@ def mention_order(question: str, papers: list[str], title_words: Callable[[str],
     comparing = [s for s in re.split(r"(?<=[.!?])\s+", question) if wants_comparison(s)]
     for text in dict.fromkeys([" ".join(comparing).lower(), question.lower()]):
         first = {}
-        for pid in papers if len(papers) >= 2 and wants_comparison(question) else []:
+        for pid in papers:
             spots = [found.start() for word in words[pid] - shared if len(word) > 2 and distinctive(word)
                      if (found := re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text))]
             if spots:
                 first[pid] = min(spots)
-        if len(first) == len(papers) >= 2:
+        if len(first) == len(papers):
             return sorted(first, key=first.__getitem__)
     return []
 

@@ -13,13 +13,16 @@ from rag.multilingual import needs_multilingual
 from rag.tokens import QUESTION_WORDS, WHERE_FIRST, content_words, keyword_query, stems
 from rag.types import QuestionKind, QuestionShape
 
+# Setting papers out side by side ("Put A next to B", "A and B side by side"): a comparison, whose setting-out words
+# are no part of either piece.
+_PUT, _BESIDE, _SIDE_BY_SIDE = r"(?:put|set|place|lay)", r"(?:next\s+to|beside|alongside)", r"side[\s-]+by[\s-]+side"
 # Strong cues make a comparison of whatever pieces the question names; weak ones need two names.
 _COMPARE = re.compile(r"\b(compare[sd]?|comparison|comparing|differ|differs|difference|differences|differently|vs\.?|"
                       r"versus|contrast|different\s+(?:from|than|to)|relates?\s+to|in\s+common|"
-                      r"(?:stack(?:s|ed)?|measures?)\s+up\s+(?:against|to|with)|side[\s-]+by[\s-]+side|"
+                      rf"(?:stack(?:s|ed)?|measures?)\s+up\s+(?:against|to|with)|{_SIDE_BY_SIDE}|"
                       r"juxtapos(?:e|es|ed|ing)|"
                       # ("Put the IAR provenance paper next to ShapeGen4D: …")
-                      r"(?:put|set|place|lay)\s(?:[^.?:;]{0,80}?\s)?(?:next\s+to|beside|alongside))\b|比较|对比|区别|不同",
+                      rf"{_PUT}\s(?:[^.?:;]{{0,80}}?\s)?{_BESIDE})\b|比较|对比|区别|不同",
                       re.IGNORECASE)
 # "According to the paper on implicit reward models, why … compared to explicit ones?": one paper, whatever it compares
 _ONE_PAPER = re.compile(r"\b(?:according\s+to|in|from|for)\s+the\s+(?:paper|work|study)\s+(?:on|about|that|which|"
@@ -29,10 +32,9 @@ _CLAUSE_END = re.compile(r"[?:？：]|\.\s")
 _PREAMBLE = re.compile(r"^[^:?.]{3,100}(?:[:：]|\s[–—-])\s")
 # Where the papers being compared are separated from each other.
 _SEPARATORS = re.compile(
-    r"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against|next\s+to|beside|alongside)\s|"
+    rf"\s*(?:,|;|:|\?|\.\s|\s(?:and|vs\.?|versus|with|from|to|or|against|{_BESIDE})\s|"
     r"和|与|跟|以及|、)\s*", re.IGNORECASE)
-# The words setting pieces out ("Put A next to B", "A and B side by side"), no part of either.
-_SET_OUT = re.compile(r"^(?:put|set|place|lay)\s+|\s+side[\s-]+by[\s-]+side$", re.IGNORECASE)
+_SET_OUT = re.compile(rf"^{_PUT}\s+|\s+{_SIDE_BY_SIDE}$", re.IGNORECASE)
 _DESCRIBED = re.compile(r"^(?:the|that|this)\s+(?:paper|work|study|one)\s+(?:about|on|that|which|where|with|for)\b",
                         re.IGNORECASE)
 _CALLED = re.compile(r"^(?:the|that|this|these|those|its?|their|a|an|one)\b", re.IGNORECASE)
