@@ -31,7 +31,9 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
                      r"on))?|i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
                      r"\s*[:,.;!-]*\s*", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those|them|"
-                     r"they|their|each\s+(?:of\s+them|one|paper|method|approach)|all\s+of\s+them|either|neither)\b",
+                     r"they|their|each\s+(?:of\s+them|one|paper|method|approach)|all\s+of\s+them|neither|"
+                     # (not "either as the subject or as a training stage": one of two things asked of, no paper)
+                     r"either(?!\s+(?:as|in|by|for|to|with|through|via|on|at|from|the|a|an)\b))\b",
                      re.I)
 # Bare "this" / "that" only for a thing ("What does this achieve?"), not "methods that …"; not "how does each do it?"
 _SINGULAR = re.compile(r"\b(?:its|it's)\b|\bit\b(?!\s*(?:[?.!,]|$))|(?<!\bdo\s)(?<!\bdoes\s)(?<!\bdoing\s)\bit\b"
