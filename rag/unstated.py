@@ -13,12 +13,13 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from rag import prompts
 from rag.coref import common_acronym, common_long
+from rag.nearmiss import word_readings
 from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstated
 from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
 from rag.retrieval.titles import coined_names
 from rag.tokens import squash
-from rag.tried_on import YES_NO, unfit, unshared
+from rag.tried_on import YES_NO, unfit, unqualified, unshared
 from rag.types import QuestionKind
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = missing or (unshared(turn.question, texts) if len(papers) > 1 and YES_NO.match(turn.question) else [])
     missing = missing or (untitled(turn.question, names) if names else [])  # "… on Oxford Flowers?"
     missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
+    missing = missing or (unqualified(turn.question, names.unknown_words, names.spelling_fixes) if names else [])
     counted = [w for c in clauses for w in uncounted(c, texts)]  # "How many problems are in it?": never counted
     counted += unscored(turn.question, texts)  # "What exact bit accuracy …?": no figure of it
     missing += [w for w in counted if unstated([w], texts)]  # "… how large were the matrices?": never mentioned
@@ -234,6 +236,8 @@ def offered(question: str) -> list[str]:
             pieces = [p.split() for p in re.split(r"\s*(?:[,/?]|\bor\b|\band\b)\s*", match.group(1)) if p.strip()]
             if any(p[0].lower() in _ASKING for p in pieces):  # "…, right? what is it?": a question, not an offer
                 continue
+            if any(len(p) > 1 and p[0].islower() and "ADJ" in word_readings(p[0]) for p in pieces):
+                continue  # "…, automatic metrics or actual people?": kinds of a thing described, no names offered
             # each by its first word after "some" / "any" ("some SSM / mamba thing?": SSM, mamba)
             firsts = [next((w for w in p if w.lower() not in _SOME), "") for p in pieces]
             items = [re.sub(r"['’]s$", "", w) for w in firsts if w and w.lower() not in _NOT_OFFERED]
