@@ -24,6 +24,7 @@ from rag.roles import WANTED, Aspect, Role, releases, role_of
 from rag.subject import without_calling
 from rag.tokens import content_words, stems
 from rag.topic_words import own_topic_words
+from rag.uses import lead_uses
 from rag.types import Answer, Citation, Decision, Evidence, QuestionKind, Source
 from rag.why_not import lead_alternative
 
@@ -117,6 +118,7 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     asked = frozenset(stems(content_words(question)))
     echo = frozenset(stems(own_topic_words(without_calling(question)))) if wanted is Aspect.ANY else frozenset()
     lead_alternative(question, [item for _, item in decision.chosen])  # ("why not just …?": its sentence on that)
+    lead_uses(question, [item for _, item in decision.chosen])  # ("use cases?": "This is critical to prevent …")
     plans = [plan_paper(n, item, as_asked if n in of_each else wanted, per_paper, settings.decision.min_sentence,
                         method_too=kind in (QuestionKind.SINGLE, QuestionKind.COMPARISON),
                         result_too=overview or kind is QuestionKind.SINGLE and wanted is Aspect.WHY,  # (its finding)
