@@ -122,7 +122,7 @@ class Engine:
         from rag.asides import without_aside
         from rag.backends import make_backend
         from rag.generate import generate
-        from rag.pipeline import llm_query
+        from rag.followup import llm_query
 
         started = time.perf_counter()
         question, top_k = self._bounded(question, top_k)

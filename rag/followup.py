@@ -185,3 +185,17 @@ def complete_ellipsis(rest: str, previous: str) -> str:
     if pronoun and names_in(rest):  # "What speedup does it report?" + "MaskCO"
         return previous[: pronoun.start()] + rest + previous[pronoun.end():]
     return f"{previous.rstrip('?').strip()} {rest}?"
+
+
+def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Settings) -> str | None:
+    """Before understanding, with an LLM backend: a Chinese question translated, or a follow-up rewritten into a
+    standalone question; both checked, None when the check fails (the deterministic path is used then)."""
+    from rag.multilingual import needs_multilingual
+    from rag.translate import llm_translate
+
+    if settings.llm.llm_translate and needs_multilingual(question):
+        english = llm_translate(llm, question, settings.llm)
+        return standalone_query(english, history) if english else None
+    if history and settings.llm.llm_rewrite_followups:
+        return llm_rewrite(llm, question, history, settings)
+    return None

@@ -3,8 +3,6 @@ evidence → decide (here), then write → check (``rag.generate``); the logic e
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rag.alternatives import alternatives, each_alternative, examples_in, search_each
 from rag.asks import against_baselines, asks_existence, bare_comparison, wants_others
 from rag.named import mention_order, others_than
@@ -14,28 +12,12 @@ from rag.multilingual import needs_multilingual
 from rag.choice_words import choice_query, rather_than
 from rag.question import analyse, sets_out_pieces, sub_questions, wants_comparison, without_examples
 from rag.retrieval import HybridRetriever
+from rag.retrieval.acronyms import spelled_out
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
 from rag.subject import compared_anew, new_search, retarget, without_calling
 from rag.topic_words import REFERENCE_WORDS, coverage, own_topic_words
 from rag.types import Hit, QuestionKind, Turn
-
-if TYPE_CHECKING:
-    from rag.backends import LLMBackend
-
-
-def llm_query(question: str, history: list[str], llm: LLMBackend, settings: Settings) -> str | None:
-    """Before understanding, with an LLM backend: a Chinese question translated, or a follow-up rewritten into a
-    standalone question; both checked, None when the check fails (the deterministic path is used then)."""
-    from rag.followup import llm_rewrite
-    from rag.translate import llm_translate
-
-    if settings.llm.llm_translate and needs_multilingual(question):
-        english = llm_translate(llm, question, settings.llm)
-        return standalone_query(english, history) if english else None
-    if history and settings.llm.llm_rewrite_followups:
-        return llm_rewrite(llm, question, history, settings)
-    return None
 
 
 def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
@@ -159,9 +141,9 @@ def retrieve(turn: Turn, retriever: HybridRetriever) -> None:
         turn.ranked = search_comparison(retriever, turn.query, turn.shape.parts, depth, vector=turn.vector)
     else:
         searched = turn.query  # "any other RL papers?": "reinforcement learning" too (not a paper's own name)
-        if turn.shape.kind is QuestionKind.LIST and len(own_topic_words(turn.query)) <= 2:
-            searched = retriever.acronyms.expand(turn.query, set(retriever.names.distinctive_names(turn.query)))
-            turn.vector = retriever.embed_topic(searched) if searched != turn.query else turn.vector
+        if turn.shape.kind is QuestionKind.LIST and (searched := spelled_out(turn.query, retriever.names,
+                                                                             retriever.acronyms)) != turn.query:
+            turn.vector = retriever.embed_topic(searched)
         found = retriever.search(searched, depth, vector=turn.vector, only=only)
         if turn.shape.kind is QuestionKind.LIST:  # "… on chemistry or molecule design?": papers on either
             found = search_each(turn.query, found, retriever, depth, only, examples_in(turn.question))
@@ -196,6 +178,8 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     query, vector = turn.query, turn.vector
     if len(own_topic_words(turn.query)) <= 2:
         query = retriever.acronyms.expand(turn.query, {h.paper.short_name for h in turn.hits})
+    elif turn.shape.kind is QuestionKind.LIST:  # (its sentences scored with the long forms few papers write, too)
+        query = spelled_out(turn.query, retriever.names, retriever.acronyms)
     # A follow-up with topic words of its own ("how do they keep the noise distribution intact?") was searched for
     # with the earlier turns' words; its sentences are ranked for its own (on the table's, "benchmarks?": by both, but
     # a choice's, whose query is its own words already, and without title words that found the paper, as below).
@@ -212,7 +196,7 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table), examples)
-        spelled = retriever.acronyms.long_forms(turn.query) if query != turn.query else []
+        spelled = retriever.acronyms.long_forms(turn.query) if len(own_topic_words(turn.query)) <= 2 else []
         terms = list_terms(turn.query, spelled, retriever, settings.decision.list_phrase_share)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]

@@ -25,14 +25,8 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PRESETS_DIR = Path(__file__).resolve().parent / "presets"
 
 # Offline by default: no model hub, no telemetry. Set before any HF / Chroma / Gradio import.
-OFFLINE_ENV = {
-    "HF_HUB_OFFLINE": "1",
-    "TRANSFORMERS_OFFLINE": "1",
-    "HF_HUB_DISABLE_TELEMETRY": "1",
-    "ANONYMIZED_TELEMETRY": "False",
-    "GRADIO_ANALYTICS_ENABLED": "False",
-    "TOKENIZERS_PARALLELISM": "false",
-}
+OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
+               "ANONYMIZED_TELEMETRY": "False", "GRADIO_ANALYTICS_ENABLED": "False", "TOKENIZERS_PARALLELISM": "false"}
 
 
 def apply_offline_env() -> None:
@@ -123,6 +117,8 @@ class RetrievalSettings(_Section):
                                     "question uses")
     distinctive_name_papers: int = Field(ge=1, description="A name found in at most this many papers identifies them")
     title_name_words: int = Field(ge=1, description="Longest title name, in words ('Visual Jigsaw …')")
+    spelled_share: float = Field(0.2, ge=0, le=1, description="A list question's acronym is also searched for spelled "
+                                 "out when at most this share of the papers write the long form ('RL', not 'LLM')")
 
 
 class DecisionSettings(_Section):

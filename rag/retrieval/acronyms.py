@@ -47,8 +47,12 @@ class AcronymExpander:
     def long_forms(self, query: str, names: set[str] = frozenset()) -> list[str]:
         """The long forms ``expand`` adds; not of an acronym a topic word narrows ("multimodal LLMs": spelling out
         "large language models" would list every LLM paper, when "multimodal" is what the question asks for)."""
-        return [long for short in dict.fromkeys(m.group() for m in _ACRONYM.finditer(query)
-                                                if not _narrowed(query[:m.start()]))
+        return [long for _, long in self.pairs(query, names)]
+
+    def pairs(self, query: str, names: set[str] = frozenset()) -> list[tuple[str, str]]:
+        """Each acronym ``long_forms`` spells out, with its long form."""
+        return [(short, long) for short in dict.fromkeys(m.group() for m in _ACRONYM.finditer(query)
+                                                         if not _narrowed(query[:m.start()]))
                 if short not in names and (long := self.long_form(short)) and long not in query.lower()]
 
     def long_form(self, short: str) -> str:
@@ -72,3 +76,20 @@ class AcronymExpander:
         more = [pid for pid in dict.fromkeys([*names.papers_mentioning(long), *names.papers_mentioning(other)])
                 if pid not in ids]
         return [*ids, *more] if len(ids) + len(more) <= names.retrieval.distinctive_name_papers else ids
+
+
+def spelled_out(query: str, names: NameIndex, expander: AcronymExpander, listing: bool = True) -> str:
+    """The query with its acronyms' long forms: each one the corpus defines where the acronyms are most of its topic
+    ("any other RL papers?"); otherwise, for a list (``listing``), each one few papers write (``spelled_share``:
+    "which papers do RL fine-tuning of a language model?" finds "a multi-turn Reinforcement learning framework"; not
+    "large language models", which would let any LLM paper pass the list) and some paper writes without the acronym
+    (not "key-value" for "KV", which every paper writing it also writes)."""
+    from rag.topic_words import own_topic_words
+
+    own = set(names.distinctive_names(query))
+    if len(own_topic_words(query)) <= 2:
+        return expander.expand(query, own)
+    most = names.retrieval.spelled_share * len(names.papers)
+    rare = [long for short, long in expander.pairs(query, own) if listing and len(
+        written := set(names.papers_mentioning(long))) <= most and written - set(names.papers_mentioning(short))]
+    return " ".join([query, *rare])
