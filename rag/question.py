@@ -243,6 +243,11 @@ _OF_EACH = re.compile(r"\b(?:each|either|respectively)\b", re.IGNORECASE)
 _SETTING_APART = re.compile(r"\b(?:compar\w*|differ\w*|contrast\w*|vs\.?|versus|unlike|relates?|stacks?\s+up)\b", re.I)
 
 
+# What a paper is said to stand on, asked of each, is the aspect, not the verb ("… does each one build on?")
+_BUILT_ON = re.compile(r"\b(?:build|builds|built|rely|relies|draw|draws|depend|depends|based|rest|rests)\s+(?:up)?on\b",
+                       re.IGNORECASE)
+
+
 def comparison_aspect(question: str, names: list[str], titles: Sequence[str] = ()) -> str:
     """What a comparison asks of each paper, beyond telling them apart ("OR-PRM and RGM both … - how does each get its
     step-level supervision?" → "step-level supervision"): the topic words (in their order) of the clauses asking it of
@@ -281,6 +286,7 @@ def comparison_aspect(question: str, names: list[str], titles: Sequence[str] = (
         for clause in clauses:
             for name in names_in(clause):
                 clause = clause.replace(name, " ")  # a name is never an aspect, whichever paper it belongs to
+            clause = _BUILT_ON.sub(" ", clause)  # ("what learning paradigm does each build on?": the paradigm)
             words += [w for w in keyword_query(clause).split() if w in content_words(clause) and w not in dropped
                       and not stems({w}) & their_stems and not only_a_verb(w)]  # ("… each one generate?")
         return words
