@@ -77,3 +77,13 @@ def test_what_each_paper_builds_on_asks_for_the_thing_not_the_verb() -> None:
     assert comparison_aspect(question, ["the slowness study", "MoH"]) == "learning paradigm"  # (not "… build")
     assert comparison_aspect("Lyra vs ShapeGen4D: what pretrained model does each one rely on?",
                              ["Lyra", "ShapeGen4D"]) == "pretrained"
+
+
+def test_an_acronym_every_paper_writing_its_long_form_also_writes_is_not_spelled_out(engine) -> None:
+    from rag.retrieval.acronyms import spelled_out
+
+    retriever = engine.retriever
+    rl = spelled_out("which papers do RL fine-tuning of a language model?", retriever.names, retriever.acronyms)
+    assert rl.endswith("reinforcement learning")  # (two of the five papers writing it out never write "RL")
+    kv = "which papers shrink the KV cache of long-context models?"
+    assert spelled_out(kv, retriever.names, retriever.acronyms) == kv  # ("key-value" only beside "KV")
