@@ -78,9 +78,9 @@ class AcronymExpander:
         return [*ids, *more] if len(ids) + len(more) <= names.retrieval.distinctive_name_papers else ids
 
 
-def spelled_out(query: str, names: NameIndex, expander: AcronymExpander, listing: bool = True) -> str:
-    """The query with its acronyms' long forms: each one the corpus defines where the acronyms are most of its topic
-    ("any other RL papers?"); otherwise, for a list (``listing``), each one few papers write (``spelled_share``:
+def spelled_out(query: str, names: NameIndex, expander: AcronymExpander) -> str:
+    """A list question with its acronyms' long forms: each one the corpus defines where the acronyms are most of its
+    topic ("any other RL papers?"); otherwise each one few papers write (``spelled_share``:
     "which papers do RL fine-tuning of a language model?" finds "a multi-turn Reinforcement learning framework"; not
     "large language models", which would let any LLM paper pass the list) and some paper writes without the acronym
     (not "key-value" for "KV", which every paper writing it also writes)."""
@@ -90,6 +90,6 @@ def spelled_out(query: str, names: NameIndex, expander: AcronymExpander, listing
     if len(own_topic_words(query)) <= 2:
         return expander.expand(query, own)
     most = names.retrieval.spelled_share * len(names.papers)
-    rare = [long for short, long in expander.pairs(query, own) if listing and len(
+    rare = [long for short, long in expander.pairs(query, own) if len(
         written := set(names.papers_mentioning(long))) <= most and written - set(names.papers_mentioning(short))]
     return " ".join([query, *rare])
