@@ -16,6 +16,8 @@ _ORDINAL = re.compile(r"(?:\bthe\s+|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\
                       r"|^\W*(?:(?:and|so|ok(?:ay)?|now|then)\W+)?)"
                       r"(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final|former|latter)"
                       rf"(?!\s+(?:{_PARTS})s?\b)(?:\s+(?:one|paper|method|approach|work|model|study|result))?\b", re.I)
+# "claims to be the first method of its kind", "the first to …": a claim to come first, no position
+_A_CLAIM = re.compile(r"\s+(?:of\s+its\s+kind|to\s+(?!the\b|it\b|them\b)[a-z]+|ever)\b", re.IGNORECASE)
 _CORRECTED = re.compile(r"\b(?:no\s+wait|wait\s+no|i\s+meant?|scratch\s+that|or\s+rather|correction)\b", re.I)
 _PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|"
                      r"fifth|5th|last)(?:\s+(?:one|ones|paper|papers))?\s*(?:[,?:;.!\-–—]|$)", re.IGNORECASE)
@@ -34,8 +36,9 @@ def ordinal(question: str, listed: list[str]) -> list[str]:
     if (fix := _CORRECTED.search(question)) and _ORDINAL.search(question, fix.end()):  # "the first … no wait, I
         question = question[fix.end():]  # meant the latter": what the user settled on
     picked = []  # (after "and", only when an ordinal with "the" came before it: not "first and second order")
-    for match in (m for m in _ORDINAL.finditer(question) if m.group(0)[:3].lower() == "the" or picked
-                  or _bare_ordinal(m, question)):
+    for match in (m for m in _ORDINAL.finditer(question) if (m.group(0)[:3].lower() == "the" or picked
+                  or _bare_ordinal(m, question)) and not _A_CLAIM.match(question, m.end())
+                  and not re.search(r"\bbe\s+$", question[:m.start()], re.I)):
         word, end = match.group(1).lower(), len(listed) - 1
         index = {"last": end, "final": end, "former": 0, "latter": 1 if len(listed) == 2 else end}.get(
             word, _ORDINALS.get(word, -1))

@@ -87,3 +87,14 @@ def test_an_acronym_every_paper_writing_its_long_form_also_writes_is_not_spelled
     assert rl.endswith("reinforcement learning")  # (two of the five papers writing it out never write "RL")
     kv = "which papers shrink the KV cache of long-context models?"
     assert spelled_out(kv, retriever.names, retriever.acronyms) == kv  # ("key-value" only beside "KV")
+
+
+def test_a_claim_to_come_first_is_no_position() -> None:
+    from rag.positions import ordinal
+
+    two = ["tJod11fK1A", "h1e8e4225be0d"]
+    assert ordinal("which of those two claims to be the first method of its kind?", two) == []  # (it was Tactic)
+    assert ordinal("which one was the first to use RL?", two) == []
+    assert ordinal("which of them claims to be the first?", two) == []
+    assert ordinal("and the second one claims to be the first to do what?", two) == two[1:]
+    assert ordinal("compare the first to the second", two) == two and ordinal("Is the first one open?", two) == two[:1]
