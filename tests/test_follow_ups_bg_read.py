@@ -2,9 +2,10 @@
 read as "either of them" (so a list over the collection answered from the two papers on the table), a detail
 qualified by a word no abstract writes ("which toxicity assays …?") answered from the paper's nearest sentences,
 "use cases?" answered with whatever sentences its two words happened to fit, kinds offered as alternatives
-("automatic metrics or actual people?") refused as names none of the abstracts holds, and a list asking for "RL" with
-other words missing the paper that writes "Reinforcement learning" out. Whole conversations run on the real seed
-index; each test fails without its rule."""
+("automatic metrics or actual people?") refused as names none of the abstracts holds, a list asking for "RL" with
+other words missing the paper that writes "Reinforcement learning" out, and "what … does each build on?" asking for
+"build". Also, from development set AK: "claims to be the first method of its kind" read as the first paper. Whole
+conversations run on the real seed index; each test fails without its rule."""
 
 from __future__ import annotations
 
