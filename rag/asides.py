@@ -16,10 +16,17 @@ _INCLUDES = re.compile(r"^(?:and\s+|also\s+|please\s+)?(?:include|including|coun
 _OTHER = re.compile(r"\b(?:other\s+(?=(?:[\w-]+\s+){0,2}(?:papers|works|studies|ones)\b)|(?<=\w)\s+else\b)",
                     re.IGNORECASE)
 
+# "what's OR-ProcessQA, in one line?", "in a nutshell, what does it do?": how to answer, not what the question is about
+_HOW_SAID = (r"in\s+(?:one|a|two|three|a\s+few|\d+)\s+(?:short\s+)?(?:lines?|sentences?|words|paragraphs?)|in\s+a\s+"
+             r"nutshell|in\s+short|in\s+brief|briefly|in\s+simple\s+terms|in\s+plain\s+(?:english|words|terms)|tl;?dr")
+_SAID_SO = re.compile(rf"(?:,\s*|\s+[-–—]+\s*|\s+)(?:(?:just|please)\s+)?(?:{_HOW_SAID})(?:\s*,?\s*please)?"
+                      rf"(?=\s*[?.!]*\s*$)|^\W*(?:{_HOW_SAID})\s*[,:–—-]\s*", re.IGNORECASE)
+
 
 def without_aside(question: str) -> str:
-    """The question without a trailing aside; one asking to include the paper discussed no longer asks for others
-    ("which other papers …? include that one" → "which papers …?")."""
+    """The question without a trailing aside or a word on how to answer ("…, in one line?"); one asking to include the
+    paper discussed no longer asks for others ("which other papers …? include that one" → "which papers …?")."""
+    question = _SAID_SO.sub("", question).strip() or question
     aside = _ASIDE.search(question)
     if aside is None:
         return question

@@ -238,6 +238,6 @@ def without_bound_its(question: str) -> str:
         question = _PRONOUNS.sub(" ", question[:search.start()]) + question[search.start():]
     question = _EACH.sub(lambda m: re.sub(r"\b(?:its|it|their|they)\b", " ", m.group(0), flags=re.I),
                          _THEIR_THINGS.sub("the ", question))
-    if _FOR_PAPERS.search(question) and not _BEYOND.search(question):
-        return re.sub(r"\b(?:its|their)\b", " ", question, flags=re.IGNORECASE)
+    if _FOR_PAPERS.search(question) and not _BEYOND.search(question):  # (and "…, whether they build one or …")
+        return re.sub(r"\b(?:its|their|(?<=whether\s)they|(?<=if\s)they)\b", " ", question, flags=re.IGNORECASE)
     return question

@@ -25,11 +25,13 @@ _SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a
                      r"(?:\s+(?:entirely|altogether))?|on\s+(?:a(?:nother)?|a\s+different)\s+(?:[\w-]+\s+)?"
                      r"(?:subject|topic|note)|switching\s+(?:topics?|gears)|"
                      r"changing\s+(?:the\s+)?(?:subject|topic)|moving\s+on|next(?:\s+(?:up|question|topic))?(?=\s*:)|"
-                     r"side\s+(?:q|question)|unrelated(?:\s+question)?|(?:totally|completely|something)\s+(?:different|"
-                     r"else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)(?!(?:\s+(?:about|to|on))?\s+(?:it|them|this|"
-                     r"that|these|those|the\s+(?:first|second|third|last|latter|former|other|two))\b)(?:\s+(?:about|to|"
-                     r"on))?|i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
+                     r"side\s+(?:q|question)|unrelated(?:\s+question)?|separately(?=\s*[,:;])|"
+                     r"(?:totally|completely|something)\s+(?:different|else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)"
+                     r"(?!(?:\s+(?:about|to|on))?\s+(?:it|them|this|that|these|those|the\s+(?:first|second|third|last|"
+                     r"latter|former|other|two))\b)(?:\s+(?:about|to|on))?|"
+                     r"i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
                      r"\s*[:,.;!-]*\s*", re.IGNORECASE)
+_THESE_PAPERS = re.compile(r"\b(?:these|those)\s+(?:papers|works|studies|abstracts)\b", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:both(?:\s+of\s+them)?|(?:the|these|those|all)\s+(?:two|three|four|five)|these|those|them|"
                      r"they|their|each\s+(?:of\s+them|one|paper|method|approach)|all\s+of\s+them|neither|"
                      # (not "either as the subject or as a training stage": one of two things asked of, no paper)
@@ -196,6 +198,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         return Reference(ReferenceKind.NONE, question=question)  # "Which of …" after a survey; "A vs B - each one …?"
     if (choice or plural) and len(listed) >= 2:
         return Reference(ReferenceKind.PLURAL, list(listed), question, choice)
+    if _THESE_PAPERS.search(asked) and len(recent(table, 2)) < 2:  # "Which methods in these papers are …?" after
+        return Reference(ReferenceKind.SWITCH, question=question)  # turns on one paper: a search of the collection
     if singular or (plural and listed):  # "what does it buy them?" with one paper on the table: its authors
         return Reference(ReferenceKind.PRONOUN, listed[:1], question)
     if not ellipsis and _says_too_little(asked):  # "Which models and datasets?", "how many splits?"

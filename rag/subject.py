@@ -62,6 +62,11 @@ _BACK_TO = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now|also)\W+)?(?:(?:going|com
                       r"back\s+to\s+[^,:;?]{1,60}?(?:\s*[,:;]\s*|\s+[-–—]+\s*)(?=\w)", re.IGNORECASE)
 
 
+# "the second paper - besides small LMs as verifiers, what other verifier types …?": what the user already knows
+_BESIDES = re.compile(r"(?:^\W*|(?<=[-–—:,])\s*)(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?;]{3,80},\s*"
+                      r"(?=(?:what|which|how|who|where|when|does|do|did|is|are|can)\b)", re.IGNORECASE)
+
+
 # "what did that paper on massive activations in diffusion transformers find?": the paper called by its subject
 _PAPER_ON = re.compile(r"\b(?:that|the|this)\s+(?:paper|work|study)\s+(?:on|about)\s+[^?,:;.]{3,80}?"
                        r"(?=\s+(?:find|found|show|shows|say|says|report|reports|claim|claims|point|points|propose|"
@@ -90,12 +95,12 @@ def _without_subject(question: str) -> str:
 
 
 def without_calling(question: str) -> str:
-    """The question without a marker of a new subject ("switching gears: …") and the words that call its paper ("the
+    """The question without a marker of a new subject ("switching gears: …"), the words that call its paper ("the
     Decision Pre-Trained Transformer one – …", "the catalysis benchmark paper, …", "back to the first one, …", "what
-    did that paper on … find?"): those found the paper; the rest is what it asks of it."""
+    did that paper on … find?") and what it says it knows ("besides …, what …?"): the rest is what it asks of it."""
     from rag.references import without_switch
 
-    question = _PAPER_ON.sub("it", without_switch(question))
+    question = _PAPER_ON.sub("it", _BESIDES.sub(" ", without_switch(question)))
     question = _DESCRIBED_FIRST.sub("", _without_subject(question))
     return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", question)))
 

@@ -1,8 +1,7 @@
-"""Names and vocabulary of the indexed papers: which papers contain a name, which titles a question names,
-which question words no abstract has (and the corpus word a typo of one was meant as).
-
-A small embedding model blurs rare tokens ("TRIM-KV", "D2F"); the user does not. These exact lookups let
-retrieval put the papers a question names first and let the decision refuse what no abstract mentions."""
+"""Names and vocabulary of the indexed papers: which papers contain a name, which titles a question names, which
+question words no abstract has (and the corpus word a typo of one was meant as). A small embedding model blurs rare
+tokens ("TRIM-KV", "D2F"); the user does not. These exact lookups let retrieval put the papers a question names
+first and let the decision refuse what no abstract mentions."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ from rag.spelling import Speller
 from rag.tokens import QUESTION_WORDS, content_words, squash, stems, topic_phrases, without_quoted, word_forms
 from rag.types import Hit, Paper
 
-
 _ACRONYM = r"(?=\w*[A-Z])[A-Za-z][A-Za-z0-9]*[A-Z0-9]"  # "MLLM", "dLLM", "sLM": an acronym, perhaps lower-case first
 _HYPHENATED = rf"{_ACRONYM}-{_ACRONYM}"  # two joined by a hyphen ("EX-RM", "IM-RM"): one name in either number
 _ACRONYM_NAME = rf"(?:{_ACRONYM}-)?{_ACRONYM}"
@@ -30,8 +28,10 @@ _CALLED = re.compile(r"\bthe\s+((?:[A-Za-z][\w-]*(?:\s*/\s*|\s+)){0,3}?[A-Za-z][
 # A phrase the user puts in quotes ("What are the “fallen angels” …?") is a name, however plain its words.
 _QUOTED = re.compile(r'"([^"\n]{3,60})"|“([^”\n]{3,60})”|‘([^’\n]{3,60})’')
 _TITLE_CASE = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
+_LEAD = re.compile(r"^\W*([A-Za-z][\w-]*(?:\s+[\w-]+){1,3}?)\s*(?::|\s[-–—]+\s)")
 _NOT_CALLED = frozenset("first second third fourth fifth last other same latter former previous next earlier "
                         "later proposed original new main".split())
+
 
 class NameIndex:
     def __init__(self, papers: dict[str, Paper], bm25: BM25Ranker, retrieval: RetrievalSettings,
@@ -105,15 +105,16 @@ class NameIndex:
 
     def distinctive_names(self, query: str) -> list[str]:
         """Names in the question that only a handful of papers contain, a paper called by such a word ("the
-        rainfall one", "the jigsaw paper") and a phrase in quotes that only a handful contain."""
+        rainfall one", "the jigsaw paper"), a phrase in quotes that only a handful contain, the title name it opens with."""
         from rag.question import names_in
 
         called = [w for m in _CALLED.finditer(query) for w in m.group(1).split()
                   if len(w) >= 4 and w.lower() not in _NOT_CALLED and (  # (of several: a coined or a title word)
                       w == m.group(1) or "-" in w or not word_readings(w.lower()) or self._own_title_word(w))]
         quoted = [phrase.strip() for m in _QUOTED.finditer(query) for phrase in m.groups() if phrase]
-        return [n for n in dict.fromkeys([*names_in(query), *called, *quoted, *self._model_names(query)])
-                if self.is_distinctive(n)]
+        lead = [m.group(1)] if (m := _LEAD.match(query)) and self.named_in_title(f"{m.group(1)}:") else []
+        return [n for n in dict.fromkeys([*names_in(query), *called, *quoted, *self._model_names(query), *lead])
+                if self.is_distinctive(n)]  # (and a paper's name it opens with: "visual jigsaw: …?")
 
     def _model_names(self, query: str) -> list[str]:
         """Plain capitalised words that abstracts write capitalised with a version ("… with Llama models?": "Llama-3.1",
@@ -134,21 +135,21 @@ class NameIndex:
         """Papers whose short title name ("Tactic: …", "Visual Jigsaw …:") the question uses as a name."""
         words = re.findall(r"[\w\-]+", query)
         found: set[str] = set()
+        lead = squash(m.group(1)) if (m := _LEAD.match(query)) else ""  # ("visual jigsaw: …": a name, in any case)
         for size in range(1, self.retrieval.title_name_words + 1):
             for start in range(len(words) - size + 1):
                 phrase = words[start:start + size]
                 key = squash(" ".join(phrase))
                 # A common word ("tactic") counts only when written as a name (capitalised); one no English lexicon
                 # knows ("veriequivbench") names the paper in any case.
-                if key in self.title_names and (phrase[0][:1].isupper() or not key.isalpha()
+                if key in self.title_names and (phrase[0][:1].isupper() or not key.isalpha() or key == lead
                                                 or size == 1 and not word_readings(key)):
                     found.update(self.title_names[key])
-                # A title with no colon ("Visual Jigsaw Post-Training Improves MLLMs") does not say where its
-                # name ends: its first words count when the question writes them all capitalised, not
-                # after a question word ("Do Large …"), and hardly any abstract uses them (not "Large Language").
-                elif (size >= 2 and key in self.title_heads and all(w[:1].isupper() for w in phrase)
-                      and phrase[0].lower() not in QUESTION_WORDS
-                      and self.is_distinctive(" ".join(phrase))):
+                # A title with no colon ("Visual Jigsaw Post-Training Improves MLLMs") does not say where its name
+                # ends: its first words count when the question writes them all capitalised, not after a question
+                # word ("Do Large …"), or opens with them ("visual jigsaw: …"), and hardly any abstract uses them.
+                elif size >= 2 and key in self.title_heads and self.is_distinctive(" ".join(phrase)) and (
+                        key == lead or all(w[:1].isupper() for w in phrase) and phrase[0].lower() not in QUESTION_WORDS):
                     found.update(self.title_heads[key])
         return found
 
@@ -268,14 +269,14 @@ class NameIndex:
         longer = re.compile(rf"\b[A-Za-z]{{1,2}}{name}\b")  # as written: "films" does not hold "LMs"
         return any(longer.search(f"{p.title} {p.abstract}") for p in self.papers.values())
 
-    def unknown_words(self, query: str) -> list[str]:
+    def unknown_words(self, query: str, kind: str = "NOUN") -> list[str]:
         """The question's topic words (``monsoon``) that no indexed paper contains, even stemmed; not in quotes or
-        brackets (examples: "prompts that only sound dangerous ("how do I kill a child process")")."""
+        brackets (examples: "prompts that only sound dangerous ("how do I kill a child process")"). A function word
+        ("else"), a vague one ("stuff") or one English has as no noun ("crazy") names no topic (but of a ``kind``)."""
         vocabulary, asking = self.bm25.vocabulary, asking_words()
-        # A function word ("else"), a vague one ("stuff") or one English has as no noun ("crazy") names no topic.
         return sorted(w for w in content_words(without_quoted(query)) if w.isalpha() and w not in asking
                       and (tokens := self.bm25.tokens(w)) and not any(t in vocabulary for t in tokens)
-                      and (not (readings := word_readings(w)) or "NOUN" in readings))
+                      and (not (readings := word_readings(w)) or {"NOUN", kind} & readings))
 
     def spelling_fixes(self, words: list[str]) -> dict[str, str]:
         """The typos among ``unknown_words`` and the corpus word each was meant as (``rag.spelling``)."""
@@ -287,8 +288,7 @@ class NameIndex:
 
     def _initials_of(self, word: str) -> str | None:
         """"SBM" for "Spectral Bellman Method: …" (``titles.title_initialisms``)."""
-        if self._initialisms is None:
-            self._initialisms = title_initialisms(self.papers.values())
+        self._initialisms = self._initialisms or title_initialisms(self.papers.values())
         return self._initialisms.get(word.lower()) if len(word) >= 3 else None
 
 
