@@ -46,6 +46,14 @@ _COVERED = re.compile(_OPENS + r"(?:is|are|was|were)\s+(?P<what>(?:[\w-]+\s+){0,
 _AS_WELL = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|model|"
                       r"approach|paper|authors))\s+(?:also\s+)?[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+"
                       r"(?:as\s+well|too|also)\b[^?]*\?+\s*$", re.IGNORECASE)
+# "can it also give lightning probabilities?", "does it also predict snowfall?": "also" before what it is asked to do
+_ALSO_DOES = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|"
+                        r"model|approach|paper|authors))\s+also\s+[a-z]+\s+"
+                        r"(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s*\?+\s*$", re.IGNORECASE)
+# "is there a separate enzyme catalysis track in it?": a part the paper is asked to have
+_HAS_IN = re.compile(_OPENS + r"(?:is|are)\s+there\s+(?:also\s+)?(?:an?|any|some)?\s*(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)"
+                     r"\s+(?:in|within|inside)\s+(?:it|them|this|that|these|those|(?:its|their|the)\s+(?:benchmark|"
+                     r"dataset|paper|method|framework|suite|model))\s*\?+\s*$", re.IGNORECASE)
 _ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
                    re.IGNORECASE)
 _NEGATED = re.compile(r"(?:un|non-?)([a-z]{4,})$")  # "unstructured", "non-convex": the opposite of "structured", …
@@ -57,7 +65,7 @@ _HEADS = frozenset("instance instances setting settings scenario scenarios case 
                    "particularly exactly separately individually explicitly".split())
 
 
-def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] | None = None) -> list[str]:
+def unfit(question: str, texts: list[str], unknown: Callable[..., list[str]] | None = None) -> list[str]:
     """"does it work for Chinese or multilingual chats?": the topic words of what the method is asked to work for,
     when no text holds any of them (one held, "does it work on video?", is for the answer to say); or (``unknown``:
     the words of a text no indexed abstract writes, ``NameIndex.unknown_words``) the words no abstract writes when
@@ -66,8 +74,9 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
     no paper writes, "one-step backups", which abstracts may word otherwise)."""
     from rag.nearmiss import asking_words
 
-    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or _ONE_OF.match(question)
-             or _AS_WELL.match(question) or _COVERED.match(question)) if YES_NO.match(question) else None
+    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or _ONE_OF.match(question) or _AS_WELL.match(
+        question) or _COVERED.match(question) or _ALSO_DOES.match(question) or _HAS_IN.match(question)) if YES_NO.match(
+        question) else None
     # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
     what = _ONLY.split(asked.group("what"))[0] if asked else ""
     # ("point cloud inputs specifically for the 3D part": what is tried, not the part of the paper it is tried for)
@@ -88,8 +97,9 @@ def unfit(question: str, texts: list[str], unknown: Callable[[str], list[str]] |
     # (only words before the thing's head: a head no abstract writes, "backups" of "one-step backups", may be what
     # abstracts call "operators")
     offered = [alternative.split() for alternative in re.split(r",|/|\bor\b|\band\b", what) if alternative.strip()]
-    unheard = [unknown(" ".join(words[:-1]).replace("-", " ")) for words in offered] if (
-        unknown and own and not other_kind) else []
+    # (the word right before the head counts as an adjective too: "speculative decoding")
+    unheard = [unknown(" ".join(words[:-1]).replace("-", " ")) + (unknown(words[-2], "ADJ") if words[1:] else [])
+               for words in offered] if (unknown and own and not other_kind) else []
     said = sorted({w for words in unheard for w in words}, key=what.lower().find)  # (in the user's order)
     return said if unheard and all(unheard) else []
 
