@@ -81,6 +81,18 @@ def examples_in(question: str) -> list[str]:
     return [item for item in items if content_words(item) and len(item.split()) <= 3]
 
 
+# "… such as GSM8K, MATH, AIME or HMMT?": a run of three or more things, the last joined by "or" / "and"
+_RUN = re.compile(r"(?:[\w.@+-]+\s*,\s*)+[\w.@+-]+,?\s+(?:or|and)\s+[\w.@+-]+", re.IGNORECASE)
+
+
+def offered_among(missing: list[str], question: str) -> list[str]:
+    """The ``missing`` names (no abstract writes them) a question gives as one of several things in a run ("which
+    papers report results on math benchmarks such as GSM8K, MATH, AIME or HMMT?": HMMT) whose other things are not
+    missing: a list asks for papers with any of them, so a paper with another one answers it."""
+    runs = [re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", run.group(0)) for run in _RUN.finditer(question)]
+    return [m for m in missing if any(m in items and any(i not in missing for i in items) for items in runs)]
+
+
 def searched_examples(examples: list[str], retriever: HybridRetriever) -> list[str]:
     """The ``examples`` few enough papers write to be searched for on their own (``FEW_HOLDERS``)."""
     return [e for e in examples if 1 <= len(_holders(e, retriever)) <= FEW_HOLDERS]

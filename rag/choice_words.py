@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import re
 
+from typing import TYPE_CHECKING
+
 from rag.question import names_in
-from rag.tokens import content_words
+from rag.tokens import content_words, stems
+
+if TYPE_CHECKING:
+    from rag.types import Evidence
 
 # "… about text rather than images?": what a choice is not about.
 # ("… more of an evaluation paper than a model paper?": the pick is not a model paper)
@@ -32,3 +37,40 @@ def rather_than(question: str) -> str:
     """What a choice says the pick is not about ("… about text rather than images?" → "images"); "" if nothing."""
     said = match.group("not").strip() if (match := _RATHER_THAN.search(question)) else ""
     return said if content_words(said) else ""
+
+
+# A sentence denying something ("Their framework does not require modifications of the generative process"), and the
+# few words after the denial that say what it denies.
+_DENIAL = re.compile(r"\b(?:not|no|never|without|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
+_DENIED_SPAN = 6
+# (a choice for what a paper goes without: "… if I have zero access to …?", "… deliberately avoids adding …?")
+_ASKS_DENIAL = re.compile(r"\b(?:not|no|never|without|neither|nor|none|lacks?|free|zero|avoids?|avoiding|skips?|"
+                          r"bypass(?:es)?|eliminates?|removes?|drops?|dispenses?|sidesteps?)\b|n['’]t\b",
+                          re.IGNORECASE)
+_OF_OTHERS = re.compile(r"\b(?:existing|prior|previous|current|conventional|traditional|standard|other|earlier)\b",
+                        re.IGNORECASE)
+
+
+def mark_denials(question: str, evidence: list[Evidence]) -> None:
+    """A choice's pick is no paper saying of its own method that it does not do what the choice asks for ("which one
+    has to intervene in the generation process itself?": the provenance paper's "Their framework does not require
+    modifications of the generative process …" holds "generation process" and says the opposite): such a paper is
+    marked (``Evidence.denies``). A denial counts when the few words after it hold two of the asked words (all, if
+    fewer), in a sentence on the method or its results that speaks of no other work ("existing methods do not …").
+    None is marked when the question asks for a denial itself ("which one needs no retraining?")."""
+    from rag.asks import asks_which
+    from rag.roles import Role
+
+    asked = next((s for s in re.split(r"(?<=[.!?])\s+", question) if asks_which(s)), question)
+    wanted = stems(content_words(asked))
+    if _ASKS_DENIAL.search(asked) or not wanted:
+        return
+
+    def denies(text: str) -> bool:
+        return not _OF_OTHERS.search(text) and any(
+            len(stems(content_words(" ".join(text[m.end():].split()[:_DENIED_SPAN]))) & wanted) >= min(2, len(wanted))
+            for m in _DENIAL.finditer(text))
+
+    for e in evidence:  # (the denial leads what the answer quotes of the paper)
+        denial = next((s for s in e.sentences if s.role in (Role.METHOD, Role.RESULT) and denies(s.text)), None)
+        e.denies, e.leads = denial is not None, denial.position if denial else e.leads

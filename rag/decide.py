@@ -131,11 +131,14 @@ def decide_on_table(shape: QuestionShape, evidence: list[Evidence], rules: Decis
         if (figured := by_figure(question, [[s.text for s in e.sentences] for _, e in numbered])) is not None:
             decision.pick = numbered[figured][0]
             return decision
-        if (holder := _term_holder(question, numbered)) is not None or (holder := _releasing(question, numbered)) or (
-                holder := _field_holder(question, numbered)):
+        fitting = [(n, e) for n, e in numbered if not e.denies]  # (not one saying it does not: ``mark_denials``)
+        holder = fitting[0][0] if len(fitting) == 1 < len(numbered) else None  # (the one the others' denials leave)
+        if holder is not None or (holder := _term_holder(question, fitting)) is not None or (
+                holder := _releasing(question, fitting)) or (holder := _field_holder(question, fitting)):
             decision.pick = holder
             return decision
-        fits = {n: e.best_score - (against[i] if against else 0.0) for i, (n, e) in enumerate(numbered)}
+        fits = {n: e.best_score * (not e.denies) - (against[i] if against else 0.0)
+                for i, (n, e) in enumerate(numbered)}
         ranked = sorted(numbered, key=lambda item: fits[item[0]], reverse=True)
         margin = fits[ranked[0][0]] - fits[ranked[1][0]]
         if ranked[0][1].best_score >= rules.min_sentence and margin >= rules.choice_margin:
@@ -166,8 +169,7 @@ def _releasing(question: str, numbered: list[tuple[int, Evidence]]) -> int | Non
 
 def _from_which(question: str) -> str | None:
     """What a choice asks the pick to be: the question from its last "which" on (None without one)."""
-    which = list(_WHICH.finditer(question))
-    return question[which[-1].start():] if which else None
+    return question[which[-1].start():] if (which := list(_WHICH.finditer(question))) else None
 
 
 def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
@@ -198,10 +200,10 @@ def _term_holder(question: str, numbered: list[tuple[int, Evidence]]) -> int | N
 
 
 def _word_holder(question: str, numbered: list[tuple[int, Evidence]], names: NameIndex, rare: float) -> int | None:
-    """A choice whose criterion's rare words (each in at most ``rare`` of the indexed papers; not "faster", "less")
-    one paper on the table alone writes, all of them ("which one is pitched as a safety thing?": SIGMark, "… a crucial
-    role in AI safety"): that paper, its sentence using the word leading (``Evidence.leads``). Not when negated, nor by
-    what it says the pick is not ("… rather than topic?"). (Single words, which ``_term_holder`` leaves out.)"""
+    """A choice whose criterion's rare words (each in at most ``rare`` of the indexed papers; not "faster") one paper on
+    the table alone writes, all of them ("which one is pitched as a safety thing?": SIGMark, "… a crucial role in AI
+    safety"): that paper, its sentence using the word leading (``Evidence.leads``). Not when negated, nor by what it
+    says the pick is not ("… rather than topic?"). (Single words, which ``_term_holder`` leaves out.)"""
     from rag.topic_words import REFERENCE_WORDS, own_topic_words
 
     asked = re.split(r"\b(?:rather\s+than|instead\s+of)\b", _from_which(question) or "")[0]  # (not what it is not)
@@ -211,7 +213,8 @@ def _word_holder(question: str, numbered: list[tuple[int, Evidence]], names: Nam
     for word in (w for w in own_topic_words(asked) - REFERENCE_WORDS
                  if 0 < len(names.papers_mentioning(w)) <= rare * len(names.papers)):
         using = {*names.papers_mentioning(word), *names.papers_mentioning(f"{word}s")}  # (the index's own lookup)
-        holders = {n for n, e in numbered if e.hit.paper.paper_id in using}
+        holders = {n for n, e in numbered if e.hit.paper.paper_id in using or stems({word}) <= stems(content_words(
+            e.hit.paper.abstract))}  # (in any form: "shared" is held by "we share the backbone network")
         if len(holders) != 1:
             return None  # ("… filtering what the drafter trains on?": "data-centric" and "filtering" are no one's)
         owners[holders.pop()] = word

@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING
 from rag.properties import properties_asked, property_papers, property_query
 from rag.released import RELEASE_QUERY, asks_only_release, released_papers
 
+from rag.types import Hit
+
 if TYPE_CHECKING:
     from rag.retrieval import HybridRetriever
     from rag.retrieval.names import NameIndex
-    from rag.types import Evidence
+    from rag.types import Evidence, Paper, Turn
 
 _WORDS = {
     "chemistry": "chemistry chemical chemicals molecule molecules molecular catalyst catalysts catalysis catalytic "
@@ -196,6 +198,32 @@ def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share
     return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written, *lone, *shared]).items()
             if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(query, retriever) | (
         family_terms(query, retriever))
+
+
+def with_term_papers(turn: Turn, terms: dict[str, set[str]], papers: dict[str, Paper], most: int) -> None:
+    """A list's papers using one of its ``terms`` that the search ranked below its cut ("which papers describe their
+    approach as two-stage?": "Trained with a two-stage strategy, Omni-View …", ranked 14th): taken in after the
+    ones found, for a term that is all the list asks about (not "AI-generated images" of "… about watermarking or
+    tracing the origin of AI-generated images?") and that few enough papers use (at most ``most``) to list them all;
+    decided as the others. Not a field's words (``FIELD``: "speeding up" → any paper saying "faster"), which are
+    loose. (Called for a small index only: on 4,302 papers those taken in were mostly wrong, one naming the
+    "sim-to-real gaps" of other benchmarks, and the search ranks a term's papers high there.)"""
+    from rag.tokens import topic_asked
+    from rag.topic_words import own_topic_words
+
+    asks = len(own_topic_words(topic_asked(turn.query)) - _SAYING)
+    found = {h.paper.paper_id for h in turn.hits}
+    only = set(turn.paper_ids) if turn.paper_ids else None
+    listed = [ids for term, ids in terms.items() if len(ids) <= most and not term.startswith(FIELD)
+              and len(term.replace("-", " ").split()) >= asks]
+    missed = list(dict.fromkeys(pid for ids in listed for pid in sorted(ids)
+                                if pid not in found and pid in papers and (only is None or pid in only)))
+    if missed:
+        ranked = {h.paper.paper_id: h for h in turn.ranked}
+        missed.sort(key=lambda pid: turn.ranked.index(ranked[pid]) if pid in ranked else len(turn.ranked))
+        turn.ranked = turn.hits + [ranked.get(pid) or Hit(papers[pid], 0.0) for pid in missed] + [
+            h for h in turn.ranked[turn.top_k:] if h.paper.paper_id not in missed]
+        turn.top_k += len(missed)
 
 
 _SHARED_HEAD = re.compile(r"(?<![\w-])([\w-]+)\s+[\w-]+\s+(?:or|and|/)\s+\1\s+[\w-]+", re.IGNORECASE)

@@ -3,13 +3,13 @@ evidence → decide (here), then write → check (``rag.generate``); the logic e
 
 from __future__ import annotations
 
-from rag.alternatives import alternatives, each_alternative, examples_in, search_each
+from rag.alternatives import alternatives, each_alternative, examples_in, offered_among, search_each
 from rag.asks import against_baselines, asks_existence, bare_comparison, wants_others
 from rag.named import mention_order, others_than
 from rag.errors import RagError
 from rag.followup import leans_back, refers_back, standalone_query, stays_on
 from rag.multilingual import needs_multilingual
-from rag.choice_words import choice_query, rather_than
+from rag.choice_words import choice_query, mark_denials, rather_than
 from rag.question import analyse, sets_out_pieces, sub_questions, wants_comparison, without_examples
 from rag.retrieval import HybridRetriever
 from rag.retrieval.acronyms import spelled_out
@@ -167,9 +167,16 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits``, ``shape``; writes ``evidence`` (a compared paper's: for its piece)."""
     from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence
-    from rag.fields import lift_field_sentences, list_terms, qualified
+    from rag.fields import lift_field_sentences, list_terms, qualified, with_term_papers
     from rag.tokens import content_words
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
+    terms: dict[str, set[str]] = {}
+    if turn.shape.kind is QuestionKind.LIST:  # (a term's papers the search missed, taken in: ``with_term_papers``)
+        spelled = retriever.acronyms.long_forms(turn.query) if len(own_topic_words(turn.query)) <= 2 else []
+        terms = list_terms(turn.query, spelled, retriever, settings.decision.list_phrase_share)
+        large = len(retriever.papers) >= settings.decision.unknown_word_min_papers > 0  # (as for fields' words)
+        if not turn.on_table and not large:
+            with_term_papers(turn, terms, retriever.papers, settings.decision.max_list_papers)
     examples = examples_in(turn.question) if turn.shape.kind is QuestionKind.LIST else []  # ("(GSM8K, AIME, …)?")
     named_papers = {n: retriever.acronyms.mentioning(n, names) for n in dict.fromkeys(
         [*names.distinctive_names(turn.query), *(n for e in examples for n in names.distinctive_names(e))])}
@@ -196,8 +203,6 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table), examples)
-        spelled = retriever.acronyms.long_forms(turn.query) if len(own_topic_words(turn.query)) <= 2 else []
-        terms = list_terms(turn.query, spelled, retriever, settings.decision.list_phrase_share)
         for item in turn.evidence:
             item.terms_found = [term for term, ids in terms.items() if item.hit.paper.paper_id in ids]
         turn.evidence = qualified(turn.evidence)
@@ -228,6 +233,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
                     asks_figure(asked)) and not (reported(asked, said) or kind is Aspect.DATA and all(
                         map(names_its_data, turn.evidence)))  # (each: "on GSM8K, …")
         against = None  # "… about local detail rather than speed?": what fits "speed" counts against a paper
+        if turn.shape.kind is QuestionKind.CHOICE:  # (as a paper denying what is asked: ``mark_denials``)
+            mark_denials(turn.corrected_question, turn.evidence)
         if turn.shape.kind is QuestionKind.CHOICE and (negated := rather_than(turn.corrected_question)):
             from rag.evidence import counted_against
             against = counted_against(negated, turn.query, turn.evidence, turn.hits, retriever,
@@ -237,6 +244,8 @@ def decide(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
         unless_unstated(turn, [h.paper for h in turn.hits], retriever.names, retriever.acronyms.long_form)  # (or why)
     else:
         missing = retriever.names.missing_names(turn.shape.names, turn.said)
+        if turn.shape.kind is QuestionKind.LIST:  # ("… such as GSM8K, MATH, AIME or HMMT?": any of them will do)
+            missing = [m for m in missing if m not in offered_among(missing, turn.question)]
         turn.decision = decide_from_evidence(turn.shape, turn.evidence, settings.decision, missing,
                                              turn.unknown_words)
         if not turn.decision.refused and turn.shape.kind is QuestionKind.SINGLE:

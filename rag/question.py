@@ -180,8 +180,8 @@ _THEY_COMPARE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:do|does|did)\s+)?(?:they|it|
 # won?": the paper's own baselines, not two papers
 _BASELINES = re.compile(r"\b(?:which|what)\b[^?]*?\b(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+"
                         r"(?:also\s+)?compare(?:\s+(?:it\s+|them\s+|\w+\s+)?(?:against|with|to)\b|\s*(?:[?,]|and\b|$))"
-                        # (nor is "which papers compare themselves against GPT-5?")
-                        r"|\b(?:which|what|any)\s+(?:other\s+)?(?:papers|works|studies)\s+(?:\w+\s+)?compare\s+"
+                        # (nor is "which papers (in the collection) compare themselves against GPT-5?")
+                        r"|\b(?:which|what|any)\s+(?:other\s+)?(?:papers|works|studies)\s+(?:[\w-]+\s+){0,4}?compare\s+"
                         r"(?:themselves|their\s+[\w-]+)\s+(?:against|with|to)\b", re.IGNORECASE)
 
 # "how many turns, in training vs at test time?": two settings of one method set against each other, not two papers

@@ -89,8 +89,8 @@ _PREAMBLE = re.compile(r"^\W*(?:(?:[\w-]+\s+){0,2}(?:question|q|one)|(?:ok(?:ay)
 # paper may fit, not its topic)
 _EXAMPLE_TAIL = re.compile(r",\s*(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as|(?:either|whether)"
                            r"(?=\s+(?:as|for|in|by|to)\b[^?;!]*\bor\b))\s[^?;!]*|"
-                           # ("… involve video somewhere - as input, output or training data?")
-                           r"\s+[-–—:]\s+(?:either\s+|whether\s+)?as\s+(?=[^?;!]*\bor\b)[^?;!]*|"
+                           # ("… video somewhere - as input, output or training data?", "…, as input or as output?")
+                           r"(?:\s+[-–—:]|,)\s+(?:either\s+|whether\s+)?as\s+(?=[^?;!]*\bor\b)[^?;!]*|"
                            r"\s+[-–—:]\s+(?:[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)"
                            r"(?:,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+))+"
                            r"[a-z]+(?:\s+[a-z]+)?\s+(?:it|them)\s*(?=[?!.]|$)", re.IGNORECASE)

@@ -75,6 +75,7 @@ class Evidence:
     terms_found: list[str] = field(default_factory=list)  # a list question's rarer terms the paper uses verbatim
     answering: set[int] = field(default_factory=set)  # positions of the sentences answering a part best (``by_parts``)
     leads: int | None = None  # position of the sentence that leads whatever else fits (a field asked: ``rag.fields``)
+    denies: bool = False  # says of itself it does not do what a choice asks for (``choice_words.mark_denials``)
 
     @property
     def best_score(self) -> float:
