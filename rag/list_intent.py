@@ -53,7 +53,10 @@ _LIST = re.compile(
     # benchmarks does it use?", "Which models and datasets?").
     rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|approaches|frameworks|"
     r"models|algorithms)\s+"
-    r"(?!(?:and|or|does|do|did|is|are|was|were|has|have|can|could|would|should|will|it|they)\b)[a-z]+",
+    r"(?!(?:and|or|does|do|did|is|are|was|were|has|have|can|could|would|should|will|it|they)\b)[a-z]+"
+    # "which methods are explicitly training-free?": the methods having a property (not "which models are used?")
+    rf"|(?:^|[.!:]\s){_BESIDES}\s*(?:which|what)\s+(?:\w+\s+)?(?:methods|approaches|frameworks|models|algorithms)\s+"
+    r"are\s+(?:\w+ly\s+)?[a-z]+-(?:free|agnostic|aware|based)\b",
     re.IGNORECASE)
 # Kinds of work a plural asks for ("are there other benchmarks …?", "what benchmarks or testbeds exist for …?").
 _KINDS = (r"(?:methods|approaches|techniques|benchmarks|datasets|models|frameworks|algorithms|systems|tools|testbeds|"

@@ -114,6 +114,11 @@ def keyword_query(question: str) -> str:
     return " ".join(words) or question
 
 
+# Hedges, no part of a term ("which methods are explicitly training-free?" asks for "training-free")
+_HEDGES = frozenset("explicitly really specifically mostly mainly primarily truly basically essentially roughly "
+                    "typically usually particularly especially".split())
+
+
 def topic_phrases(question: str) -> list[str]:
     """Runs of two or more adjacent topic words in the question's topic, as written ("Which papers touch on the KV
     cache?" → ["kv cache"]): the terms a paper using them verbatim is about."""
@@ -123,7 +128,7 @@ def topic_phrases(question: str) -> list[str]:
     for piece in re.split(r"[,;:()]\s|\s[-–—/]\s|[()/]", _shared_head(search_text(topic_query(question)).lower())):
         runs.append([])
         for word in _WORD.findall(piece):
-            if word in QUESTION_WORDS or word in _KIND_WORDS:
+            if word in QUESTION_WORDS or word in _KIND_WORDS or word in _HEDGES:
                 runs.append([])
             else:
                 runs[-1].append(word)

@@ -7,7 +7,9 @@ collection compare their model against GPT-5?" read as a comparison, a list term
 out, "whether they …" in a list read as a pointer to the paper on the table, "these papers" after turns on one paper
 read as that paper, details no abstract writes asked as "is there a … in it?", "can it also …?" or with an adjective
 ("speculative decoding"), "besides X, what other …?" answered with X, "…, in one line?" searched for "line", and
-"which papers work with video, as input or as output?" asking about input and output too.
+"which papers work with video, as input or as output?" asking about input and output too; from development set AK,
+"switching gears: which methods are explicitly training-free?" read as a question about one paper, and "explicitly"
+taken as part of the term.
 Whole conversations run on the real seed index; each test fails without its rule."""
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from rag.asides import without_aside
 from rag.question import analyse
 from rag.references import without_switch
 from rag.subject import without_calling
-from rag.tokens import topic_asked
+from rag.tokens import topic_asked, topic_phrases
 from rag.types import QuestionKind
 
 JIGSAW, PROVENANCE, SIGMARK, RGM, OR_PRM, T1 = "tBf2SUzfZw", "qYu4wj7O3z", "tKyAD2LhnI", "tF56uyxdDy", "tFEAzYdz92", \
@@ -114,3 +116,12 @@ def test_how_to_answer_is_not_what_the_question_is_about() -> None:
 def test_ways_a_paper_may_fit_after_a_comma_are_not_the_topic() -> None:
     assert topic_asked("across the whole set, which papers work with video, as input or as output?").rstrip(
         "?").endswith("which papers work with video")
+
+
+def test_methods_having_a_property_are_a_list_and_hedges_are_no_part_of_a_term(engine) -> None:
+    assert analyse("which methods are explicitly training-free?").kind is QuestionKind.LIST
+    assert analyse("which models are used?").kind is QuestionKind.SINGLE  # (a paper's own models)
+    assert topic_phrases("which methods are explicitly training-free?") == ["training-free"]
+    *_, listed = _chat(engine, "what does the MoH paper meta-learn?", "switching gears: which methods are explicitly "
+                                                                      "training-free?")
+    assert set(cited(listed)) == {DG, GTR}
