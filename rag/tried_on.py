@@ -43,17 +43,18 @@ _COVERED = re.compile(_OPENS + r"(?:is|are|was|were)\s+(?P<what>(?:[\w-]+\s+){0,
                       r"(?:covered|included|supported|handled|considered|addressed)\b", re.IGNORECASE)
 # "does it predict snowfall as well, or only rain?", "can they handle video too?", "did they plug it into an
 # actor-critic method too?": one more thing it is asked to do
-_AS_WELL = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|model|"
-                      r"approach|paper|authors))\s+(?:also\s+)?[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+"
+_ASKED_OF = (r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|model|approach|paper|"
+             r"authors))\s+")
+_AS_WELL = re.compile(_OPENS + _ASKED_OF + r"(?:also\s+)?[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+"
                       r"(?:as\s+well|too|also)\b[^?]*\?+\s*$", re.IGNORECASE)
 # "can it also give lightning probabilities?", "does it also predict snowfall?": "also" before what it is asked to do
-_ALSO_DOES = re.compile(_OPENS + r"(?:do|does|did|can|could|will|would)\s+(?:it|they|this|that|the\s+(?:method|"
-                        r"model|approach|paper|authors))\s+also\s+[a-z]+\s+"
-                        r"(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s*\?+\s*$", re.IGNORECASE)
+_ALSO_DOES = re.compile(_OPENS + _ASKED_OF + r"also\s+[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s*\?+\s*$",
+                        re.IGNORECASE)
 # "is there a separate enzyme catalysis track in it?": a part the paper is asked to have
-_HAS_IN = re.compile(_OPENS + r"(?:is|are)\s+there\s+(?:also\s+)?(?:an?|any|some)?\s*(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)"
-                     r"\s+(?:in|within|inside)\s+(?:it|them|this|that|these|those|(?:its|their|the)\s+(?:benchmark|"
-                     r"dataset|paper|method|framework|suite|model))\s*\?+\s*$", re.IGNORECASE)
+_HAS_IN = re.compile(_OPENS + r"(?:is|are)\s+there\s+(?:also\s+)?(?:an?|any|some)?\s*"
+                     r"(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:in|within|inside)\s+(?:it|them|this|that|these|those|"
+                     r"(?:its|their|the)\s+(?:benchmark|dataset|paper|method|framework|suite|model))\s*\?+\s*$",
+                     re.IGNORECASE)
 _ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
                    re.IGNORECASE)
 _NEGATED = re.compile(r"(?:un|non-?)([a-z]{4,})$")  # "unstructured", "non-convex": the opposite of "structured", …

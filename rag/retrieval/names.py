@@ -105,7 +105,7 @@ class NameIndex:
 
     def distinctive_names(self, query: str) -> list[str]:
         """Names in the question that only a handful of papers contain, a paper called by such a word ("the
-        rainfall one", "the jigsaw paper"), a phrase in quotes that only a handful contain, the title name it opens with."""
+        rainfall one", "the jigsaw paper"), a quoted phrase only a handful contain, the title name it opens with."""
         from rag.question import names_in
 
         called = [w for m in _CALLED.finditer(query) for w in m.group(1).split()
@@ -135,7 +135,7 @@ class NameIndex:
         """Papers whose short title name ("Tactic: …", "Visual Jigsaw …:") the question uses as a name."""
         words = re.findall(r"[\w\-]+", query)
         found: set[str] = set()
-        lead = squash(m.group(1)) if (m := _LEAD.match(query)) else ""  # ("visual jigsaw: …": a name, in any case)
+        lead, asking = squash(m.group(1)) if (m := _LEAD.match(query)) else "", QUESTION_WORDS  # (a lead: any case)
         for size in range(1, self.retrieval.title_name_words + 1):
             for start in range(len(words) - size + 1):
                 phrase = words[start:start + size]
@@ -149,7 +149,7 @@ class NameIndex:
                 # ends: its first words count when the question writes them all capitalised, not after a question
                 # word ("Do Large …"), or opens with them ("visual jigsaw: …"), and hardly any abstract uses them.
                 elif size >= 2 and key in self.title_heads and self.is_distinctive(" ".join(phrase)) and (
-                        key == lead or all(w[:1].isupper() for w in phrase) and phrase[0].lower() not in QUESTION_WORDS):
+                        key == lead or all(w[:1].isupper() for w in phrase) and phrase[0].lower() not in asking):
                     found.update(self.title_heads[key])
         return found
 
