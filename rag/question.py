@@ -108,15 +108,15 @@ _EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:exampl
                        rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:{OPEN_ENDS})\s*)\)|"
                        + DASHED_EXAMPLES +
                        r"|,\s*(?:like|e\.\s?g\.?|such\s+as|say)\s+[^,;()?!]{1,40}?(?=\s*[?!]*\s*$)"
-                       # (", competition math and the like?")
-                       r"|,\s*[^,;()?!]{1,40}?\s+(?:and|or)\s+the\s+like(?=\s*[?!]*\s*$)", re.I)
-# What such a bracket or clause leaves out ("ignoring the TikZ one"): the papers it names are not listed
-_LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|"
-                         rf",\s*(?:except(?:\s+for)?|{_LEAVING})\s+([^,?.;!()]*)", re.IGNORECASE)
+                       r"|,\s*[^,;()?!]{1,40}?\s+(?:and|or)\s+the\s+like(?=\s*[?!]*\s*$)", re.I)  # ("…, or the like")
+# What such a bracket or clause leaves out ("ignoring the TikZ one", "Besides the X one, …"): its papers are not listed
+_LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|,\s*(?:except(?:\s+for)?|"
+                         rf"{_LEAVING})\s+([^,?.;!()]*)|^\W*(?:besides|apart\s+from|aside\s+from|other\s+than)\s+"
+                         r"([^,?.;!()]{3,60}),", re.IGNORECASE)
 
 
 def left_out(question: str) -> str:
-    """What a search says it leaves out ("which papers … (ignoring the TikZ one)?" → "the TikZ one")."""
+    """What a search leaves out ("which papers … (ignoring the TikZ one)?", "Besides the TikZ one, which …?")."""
     return " ".join(part for m in _LEAVES_OUT.finditer(question) for part in m.groups() if part)
 
 

@@ -9,7 +9,8 @@ read as that paper, details no abstract writes asked as "is there a … in it?",
 ("speculative decoding"), "besides X, what other …?" answered with X, "…, in one line?" searched for "line", and
 "which papers work with video, as input or as output?" asking about input and output too; from development set AK,
 "switching gears: which methods are explicitly training-free?" read as a question about one paper, and "explicitly"
-taken as part of the term.
+taken as part of the term; and (found by the blind grader) "Besides the provenance one, which papers …?" listing the
+provenance paper first.
 Whole conversations run on the real seed index; each test fails without its rule."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from chats import ask_all as _chat, cited
 
 from rag.alternatives import offered_among
 from rag.asides import without_aside
-from rag.question import analyse
+from rag.question import analyse, left_out
 from rag.references import without_switch
 from rag.subject import without_calling
 from rag.tokens import topic_asked, topic_phrases
@@ -125,3 +126,11 @@ def test_methods_having_a_property_are_a_list_and_hedges_are_no_part_of_a_term(e
     *_, listed = _chat(engine, "what does the MoH paper meta-learn?", "switching gears: which methods are explicitly "
                                                                       "training-free?")
     assert set(cited(listed)) == {DG, GTR}
+
+
+def test_what_a_list_opens_by_setting_aside_is_not_listed(engine) -> None:
+    assert left_out("Besides the provenance one, which papers deal with autoregressive image generation?") == (
+        "the provenance one")
+    asked, = _chat(engine, "Besides the provenance one, which papers in the set deal with autoregressive image "
+                           "generation?")
+    assert PROVENANCE not in cited(asked) and {GTR} <= set(cited(asked))
