@@ -187,10 +187,9 @@ def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share
     writes in capitals ("which papers report FID numbers?"), the one property noun it asks about (``lone_noun``: "…
     make a point about interpretability?") and a field's words (``field_terms``)."""
     from rag.coref import written_acronyms
-    from rag.tokens import listed_items, topic_asked
-    from rag.topic_words import own_topic_words
+    from rag.tokens import listed_items
 
-    asks = len(own_topic_words(topic_asked(" ".join([query, *spelled]))) - _SAYING)
+    asks = _asked_count(" ".join([query, *spelled]))
     lone = lone_noun(" ".join([query, *spelled]))
     # ("… work with 3D data or 3D scenes?": "3D", what the alternatives share, whatever it is of)
     shared = [m.group(1) for m in _SHARED_HEAD.finditer(query)]
@@ -198,6 +197,14 @@ def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share
     return {t: ids for t, ids in retriever.names.rare_terms(query, share, [*spelled, *written, *lone, *shared]).items()
             if 2 * len(t.replace("-", " ").split()) >= asks or t in items} | field_terms(query, retriever) | (
         family_terms(query, retriever))
+
+
+def _asked_count(text: str) -> int:
+    """How many topic words a list asks about (not where to look, its examples, nor "mention", "cover", …)."""
+    from rag.tokens import topic_asked
+    from rag.topic_words import own_topic_words
+
+    return len(own_topic_words(topic_asked(text)) - _SAYING)
 
 
 def with_term_papers(turn: Turn, terms: dict[str, set[str]], papers: dict[str, Paper], most: int) -> None:
@@ -208,10 +215,7 @@ def with_term_papers(turn: Turn, terms: dict[str, set[str]], papers: dict[str, P
     decided as the others. Not a field's words (``FIELD``: "speeding up" → any paper saying "faster"), which are
     loose. (Called for a small index only: on 4,302 papers those taken in were mostly wrong, one naming the
     "sim-to-real gaps" of other benchmarks, and the search ranks a term's papers high there.)"""
-    from rag.tokens import topic_asked
-    from rag.topic_words import own_topic_words
-
-    asks = len(own_topic_words(topic_asked(turn.query)) - _SAYING)
+    asks = _asked_count(turn.query)
     found = {h.paper.paper_id for h in turn.hits}
     only = set(turn.paper_ids) if turn.paper_ids else None
     listed = [ids for term, ids in terms.items() if len(ids) <= most and not term.startswith(FIELD)

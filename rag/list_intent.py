@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-_BESIDES = r"(?:(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?]{1,60},\s*)?"  # "Besides X, which …"
+SETTING_ASIDE = r"(?:besides|apart\s+from|aside\s+from|other\s+than)"  # ("Besides X, …": what a question sets aside)
+_BESIDES = rf"(?:{SETTING_ASIDE}\s+[^,?]{{1,60}},\s*)?"  # "Besides X, which …"
 # ("side q, which papers …", not "Of those, which ones …", a choice among the papers on the table)
 _AFTER = (r"(?:(?!(?:of|among|amongst|between|from|these|those|them|both)\b)[\w'’-]+\s+){0,3}"
           r"(?!(?:these|those|them|both)\b)[\w'’-]+,\s+")

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from rag.coref import common_acronym
-from rag.list_intent import asks_for_list, offers_topics
+from rag.list_intent import SETTING_ASIDE, asks_for_list, offers_topics
 from rag.multilingual import needs_multilingual
 from rag.tokens import QUESTION_WORDS, WHERE_FIRST, content_words, keyword_query, stems
 from rag.types import QuestionKind, QuestionShape
@@ -111,8 +111,7 @@ _EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:exampl
                        r"|,\s*[^,;()?!]{1,40}?\s+(?:and|or)\s+the\s+like(?=\s*[?!]*\s*$)", re.I)  # ("…, or the like")
 # What such a bracket or clause leaves out ("ignoring the TikZ one", "Besides the X one, …"): its papers are not listed
 _LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|,\s*(?:except(?:\s+for)?|"
-                         rf"{_LEAVING})\s+([^,?.;!()]*)|^\W*(?:besides|apart\s+from|aside\s+from|other\s+than)\s+"
-                         r"([^,?.;!()]{3,60}),", re.IGNORECASE)
+                         rf"{_LEAVING})\s+([^,?.;!()]*)|^\W*{SETTING_ASIDE}\s+([^,?.;!()]{{3,60}}),", re.IGNORECASE)
 
 
 def left_out(question: str) -> str:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from rag.list_intent import SETTING_ASIDE
 from rag.question import wants_comparison
 from rag.tokens import content_words, squash, stems
 
@@ -63,7 +64,7 @@ _BACK_TO = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now|also)\W+)?(?:(?:going|com
 
 
 # "the second paper - besides small LMs as verifiers, what other verifier types …?": what the user already knows
-_BESIDES = re.compile(r"(?:^\W*|(?<=[-–—:,])\s*)(?:besides|apart\s+from|aside\s+from|other\s+than)\s+[^,?;]{3,80},\s*"
+_BESIDES = re.compile(rf"(?:^\W*|(?<=[-–—:,])\s*){SETTING_ASIDE}\s+[^,?;]{{3,80}},\s*"
                       r"(?=(?:what|which|how|who|where|when|does|do|did|is|are|can)\b)", re.IGNORECASE)
 
 

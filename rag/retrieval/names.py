@@ -135,7 +135,7 @@ class NameIndex:
         """Papers whose short title name ("Tactic: …", "Visual Jigsaw …:") the question uses as a name."""
         words = re.findall(r"[\w\-]+", query)
         found: set[str] = set()
-        lead, asking = squash(m.group(1)) if (m := _LEAD.match(query)) else "", QUESTION_WORDS  # (a lead: any case)
+        lead = squash(m.group(1)) if (m := _LEAD.match(query)) else ""  # ("visual jigsaw: …": a name, in any case)
         for size in range(1, self.retrieval.title_name_words + 1):
             for start in range(len(words) - size + 1):
                 phrase = words[start:start + size]
@@ -148,8 +148,8 @@ class NameIndex:
                 # A title with no colon ("Visual Jigsaw Post-Training Improves MLLMs") does not say where its name
                 # ends: its first words count when the question writes them all capitalised, not after a question
                 # word ("Do Large …"), or opens with them ("visual jigsaw: …"), and hardly any abstract uses them.
-                elif size >= 2 and key in self.title_heads and self.is_distinctive(" ".join(phrase)) and (
-                        key == lead or all(w[:1].isupper() for w in phrase) and phrase[0].lower() not in asking):
+                elif size >= 2 and key in self.title_heads and (key == lead or all(w[:1].isupper() for w in phrase)
+                        and phrase[0].lower() not in QUESTION_WORDS) and self.is_distinctive(" ".join(phrase)):
                     found.update(self.title_heads[key])
         return found
 
