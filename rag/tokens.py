@@ -28,6 +28,7 @@ QUESTION_WORDS = frozenset(
     "here other others else besides "  # "Which other papers here …": where and which, not what about
     "ok okay alright so well hmm oh hey cool thanks thank yeah yes sure please just actually then now "  # chat filler
     "right "
+    "whatever whichever whoever however wherever whenever "  # ("… whatever they emphasize?": no topic)
     "anyone anybody someone somebody shown "  # "has anyone shown …": who did it is not the topic
     "came come comes "  # "and which came out best?"
     "s re ve ll d m t "  # what is left of "what's", "they're", "don't"

@@ -55,6 +55,21 @@ _HAS_IN = re.compile(_OPENS + r"(?:is|are)\s+there\s+(?:also\s+)?(?:an?|any|some
                      r"(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:in|within|inside)\s+(?:it|them|this|that|these|those|"
                      r"(?:its|their|the)\s+(?:benchmark|dataset|paper|method|framework|suite|model))\s*\?+\s*$",
                      re.IGNORECASE)
+# "is there a dedicated subset on platinum-group metal catalysts?": a part of the paper on something
+_PART_ON = re.compile(_OPENS + r"(?:is|are)\s+there\s+(?:also\s+)?(?:an?|any|some)?\s*(?:[\w-]+\s+){0,2}?"
+                      r"(?:subsets?|splits?|tracks?|sections?|categor(?:y|ies)|portions?|experiments?|ablations?|"
+                      r"analys[ie]s|evaluations?|tasks?|modules?|components?)\s+(?:on|about|for|covering|of)\s+"
+                      r"(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s*\?+\s*$", re.IGNORECASE)
+# "could it generate time-lapse sequences, like …?", "can they handle video?": one thing it is asked to be able to do
+_CAN_DO = re.compile(_OPENS + r"(?:can|could)\s+(?:it|they|this|that|the\s+(?:method|model|approach|framework))\s+"
+                     r"(?!be\b|also\b)[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s*(?:\?+\s*$|,\s*(?:like|"
+                     r"such\s+as|say|e\.\s?g\.)\s)", re.IGNORECASE)
+# "did they report antibiotic activity for any of the molecules?": what the paper is asked to have reported
+_REPORTED = re.compile(_OPENS + r"(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+(?:also\s+)?"
+                       r"(?:report|measure|mention|discuss|give|provide|assess|quantify)\s+(?:any\s+)?"
+                       r"(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+)\s*(?:\?+\s*$|\s(?:for|on|in|of|with|across|under)\s)",
+                       re.IGNORECASE)
+_ASKED_WHOLE = (_ONE_OF, _AS_WELL, _COVERED, _ALSO_DOES, _HAS_IN, _PART_ON, _CAN_DO, _REPORTED)  # (from the start)
 _ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
                    re.IGNORECASE)
 _NEGATED = re.compile(r"(?:un|non-?)([a-z]{4,})$")  # "unstructured", "non-convex": the opposite of "structured", …
@@ -75,9 +90,8 @@ def unfit(question: str, texts: list[str], unknown: Callable[..., list[str]] | N
     no paper writes, "one-step backups", which abstracts may word otherwise)."""
     from rag.nearmiss import asking_words
 
-    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or _ONE_OF.match(question) or _AS_WELL.match(
-        question) or _COVERED.match(question) or _ALSO_DOES.match(question) or _HAS_IN.match(question)) if YES_NO.match(
-        question) else None
+    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or next(
+        (m for pattern in _ASKED_WHOLE if (m := pattern.match(question))), None)) if YES_NO.match(question) else None
     # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
     what = _ONLY.split(asked.group("what"))[0] if asked else ""
     # ("point cloud inputs specifically for the 3D part": what is tried, not the part of the paper it is tried for)
