@@ -83,7 +83,8 @@ def leans_back(turn: Turn, retriever: HybridRetriever) -> bool:
     thing = _THE_THING.search(turn.question)
     theirs = [retriever.papers[pid] for pid in (last.listed[:1] if last else []) if pid in retriever.papers]
     return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
-            and turn.reference == "none" and turn.shape.kind is QuestionKind.SINGLE and not turn.shape.names
+            and turn.reference == "none" and not turn.shape.names and (turn.shape.kind is QuestionKind.SINGLE or (
+                turn.shape.kind is QuestionKind.LIST and bool(_ONES.search(turn.question))))  # ("which vanilla ones?")
             and last is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS + 2 * goes_on
             and (goes_on or not _FINITE.search(turn.question) or bool(thing) and (
                 not (own := stems(own_topic_words(thing.group(0)))) or any(own & written_words(p) for p in theirs))))

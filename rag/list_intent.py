@@ -79,9 +79,16 @@ _KIND_LIST = re.compile(
     re.IGNORECASE)
 
 
+# "they break down on certain kinds of checks - which ones?": the ones are the things just named, not papers
+_ONES_OF = re.compile(r"\b(?!(?:papers|works|studies|articles|abstracts|submissions|methods|approaches|models|"
+                      r"frameworks|techniques)\b)[a-z]{3,}s\s*[-–—:,]\s*which\s+ones\b", re.IGNORECASE)
+
+
 def asks_for_list(question: str) -> bool:
     """The question asks for the papers of a topic, as many as there are, not for one paper."""
-    return bool(_LIST.search(question) or _KIND_LIST.search(question))
+    things = [m.span() for m in _ONES_OF.finditer(question)]
+    return any(not any(a <= m.start() < b for a, b in things) for m in _LIST.finditer(question)) or bool(
+        _KIND_LIST.search(question))
 
 
 # A kind of paper a list asks for ("any other benchmarks for …?", "which papers introduce new datasets?"), not the

@@ -136,7 +136,9 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
 
     # The latest answer's papers are called by the names their abstracts mention too ("Max gain in Best-of-N?" after
     # OR-PRM, which reports Best-of-N); any other paper only by its own ("FID on ImageNet?" names no paper).
-    latest = set(next((shown.listed for shown in reversed(table) if shown.listed), []))
+    # (not a refusal's closest papers: "… its best ImageNet result" after "any astronomy papers in here?")
+    latest = set(next((shown.listed for shown in reversed(table) if shown.listed and not (
+        shown.refused and not shown.about)), []))
 
     def called(paper_id: str) -> bool:
         words = title_words(paper_id) | (mentioned(paper_id) if paper_id in latest else set())

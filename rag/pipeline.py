@@ -15,7 +15,7 @@ from rag.retrieval import HybridRetriever
 from rag.retrieval.acronyms import spelled_out
 from rag.settings import Settings
 from rag.spelling import apply_corrections, frame_typos
-from rag.subject import compared_anew, new_search, retarget, without_calling
+from rag.subject import compared_anew, new_search, retarget, without_calling, without_set_aside
 from rag.topic_words import REFERENCE_WORDS, coverage, own_topic_words
 from rag.types import Hit, QuestionKind, Turn
 
@@ -41,7 +41,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     turn.reference = reference.kind.value
     own = reference.kind is ReferenceKind.NONE  # neither a reference nor a switch: the old follow-up rules
     # A reference names its papers, ranked for the question itself; a short one ("How fast?") reads earlier turns.
-    leans = len(own_topic_words(reference.question)) < 2 and reference.kind is not ReferenceKind.SWITCH and not (
+    kept = without_set_aside(reference.question)  # ("apart from the scores, what else …?": no topic of its own)
+    leans = len(own_topic_words(kept)) < 2 and reference.kind is not ReferenceKind.SWITCH and not (
         against_baselines(reference.question))
     history = turn.history if own or leans else []  # (not "and vs the baselines?", about the paper's own baselines)
     history = [] if own and history and new_search(reference.question, turn.carried, retriever) else history
@@ -67,7 +68,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     # A follow-up keeps the last answer's papers first in its sources; a turn about papers on the table has exactly
     # those as sources instead. "Which papers besides this one …" refers back only to leave those out (``retrieve``).
     others = turn.shape.kind is QuestionKind.LIST and (wants_others(turn.question) or (  # (a list's "it" is no
-        reference.kind is ReferenceKind.PRONOUN and analyse(turn.question).kind is QuestionKind.LIST))  # paper)
+        reference.kind is ReferenceKind.PRONOUN and analyse(turn.question).kind is QuestionKind.LIST  # paper; but
+        and not turn.leans_back))  # "which vanilla ones?" of the last answer's paper)
     turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)
                      and not others]
     if len(turn.on_table) == 1 and turn.shape.kind is QuestionKind.LIST and analyse(turn.question).kind is not (

@@ -68,6 +68,11 @@ _BESIDES = re.compile(rf"(?:^\W*|(?<=[-–—:,])\s*){SETTING_ASIDE}\s+[^,?;]{{3
                       r"(?=(?:what|which|how|who|where|when|does|do|did|is|are|can)\b)", re.IGNORECASE)
 
 
+def without_set_aside(question: str) -> str:
+    """The question without what it says it knows ("apart from the segmentation scores, what else …?")."""
+    return _BESIDES.sub(" ", question)
+
+
 # "what did that paper on massive activations in diffusion transformers find?": the paper called by its subject
 _PAPER_ON = re.compile(r"\b(?:that|the|this)\s+(?:paper|work|study)\s+(?:on|about)\s+[^?,:;.]{3,80}?"
                        r"(?=\s+(?:find|found|show|shows|say|says|report|reports|claim|claims|point|points|propose|"

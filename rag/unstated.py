@@ -238,6 +238,8 @@ def offered(question: str) -> list[str]:
                 continue
             if any(len(p) > 1 and p[0].islower() and "ADJ" in word_readings(p[0]) for p in pieces):
                 continue  # "…, automatic metrics or actual people?": kinds of a thing described, no names offered
+            if all(len(p) == 1 and _graded(p[0]) for p in pieces):  # "- heavy or light?": a scale, for the answer
+                continue
             # each by its first word after "some" / "any" ("some SSM / mamba thing?": SSM, mamba)
             firsts = [next((w for w in p if w.lower() not in _SOME), "") for p in pieces]
             items = [re.sub(r"['’]s$", "", w) for w in firsts if w and w.lower() not in _NOT_OFFERED]
@@ -249,6 +251,13 @@ def offered(question: str) -> list[str]:
     one = next((g for g in match.groups() if g), "") if match else ""
     return [one] if one and one.lower() not in _NOT_OFFERED | _ASKING | set(STOPWORDS_EN_PLUS) and not one.endswith(
         "ly") else []  # (not "…, exactly?")
+
+
+def _graded(word: str) -> bool:
+    """An adjective with a comparative ("heavy": "heavier"), from lemminflect's lexicon."""
+    from lemminflect import getAllInflections
+
+    return "JJR" in getAllInflections(word.lower(), upos="ADJ")
 
 
 def without_offered(question: str) -> str:
