@@ -208,8 +208,8 @@ def _unset_one(question: str, thing: str, texts: list[str]) -> bool:
     return True
 
 
-# "Is the code available?", "Did they release the weights?", "Is there a GitHub repo?": said only where an abstract
-# says it ("Code is available at …", "we release …", "open-source").
+# "Is the code available?", "Did they release the weights?", "Is there a GitHub repo?", "… make its model publicly
+# available?": said only where an abstract says it ("Code is available at …", "we release …", "open-source").
 _RELEASE_ASKED = re.compile(r"\b(?:code|weights|checkpoints?|implementation|repo(?:sitory)?|github)\b.*\b(?:available|"
                             r"released?|public|open[- ]?sourced?|shared|published)\b|\b(?:did|do|does|will|have|has)\s+"
                             r"(?:they|it|the\s+authors)\s+(?:release|open[- ]?source|publish|share)\w*\s+"
@@ -217,10 +217,10 @@ _RELEASE_ASKED = re.compile(r"\b(?:code|weights|checkpoints?|implementation|repo
                             r"|\b(?:github|repo(?:sitory)?|download(?:able|ed)?|links?\s+to\s+(?:\w+\s+)?code)\b"
                             r"|\b(?:releas|open[- ]?sourc)\w*\s+(?:the\s+|their\s+|its\s+|any\s+)?(?:code|weights|"
                             r"checkpoints?|implementation|data(?:sets?)?)\b|^\W*(?:is|are|was)\s+(?:it|they|this|the\s+"
-                            r"\w+)\s+open[- ]?(?:sourced?|weights?)\b", re.IGNORECASE)
+                            r"\w+)\s+open[- ]?(?:sourced?|weights?)\b|\bpublicly\s+(?:available|releas\w*|accessible)"
+                            r"\b", re.IGNORECASE)
 _RELEASE_STATED = re.compile(r"github|https?://|\b(?:code|models?|weights|data(?:sets?)?|implementation)\b[^.]{0,40}"
-                             r"\b(?:available|released?|public)\b|\b(?:release|open-source|open\s+source)",
-                             re.IGNORECASE)
+                             r"\b(?:available|released?|public)\b|\b(?:release|open-source|open\s+source)", re.I)
 
 
 def unreleased(question: str, texts: list[str]) -> list[str]:

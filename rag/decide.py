@@ -157,13 +157,13 @@ _NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|none|lacks?)\b|n['
 
 def _releasing(question: str, numbered: list[tuple[int, Evidence]]) -> int | None:
     """A choice asking which paper's code or data is out ("which of the two can I download right now?"): the one paper
-    whose abstract says it is (not only that it will be: "We will publicly release …")."""
+    whose abstract says it is (not only that it will be: "We will publicly release …"; unless asked so)."""
     from rag.asks import asks_release
-    from rag.released import out_now
+    from rag.released import as_asked
 
     if not asks_release(question):
         return None
-    out = [n for n, e in numbered if any(out_now(s.text) for s in e.sentences)]
+    out = [n for n, e in numbered if any(map(as_asked(question), (s.text for s in e.sentences)))]
     return out[0] if len(out) == 1 else None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag.roles import releases
@@ -24,6 +25,17 @@ _RELEASE_WORDS = frozenset("code codes link links github repo repos repository r
 _WHAT = re.compile(r"\b(?:code|codes|data|datasets?|models?|weights|checkpoints?|implementation|benchmark|github|"
                    r"repository|repo)\b", re.IGNORECASE)  # (not "Video results: https://…")
 _CACHE: weakref.WeakKeyDictionary[HybridRetriever, set[str]] = weakref.WeakKeyDictionary()
+
+
+# "… which one says it's going to make its model publicly available?": a promise will do
+_PROMISED = re.compile(r"\b(?:going\s+to|will|plans?\s+to|promis\w*|intends?\s+to)\b", re.IGNORECASE)
+
+
+def as_asked(question: str) -> Callable[[str], bool]:
+    """How a sentence must say the code or data is out for ``question``: now (``out_now``), or, asked what a paper is
+    going to release, in a promise too ("We will publicly release …")."""
+    asked = re.split(r"\b(?:rather\s+than|instead\s+of|not)\b", question)[0]  # (not "… rather than 'will release'")
+    return releases if _PROMISED.search(asked) else out_now
 
 
 def out_now(text: str) -> bool:
