@@ -51,6 +51,7 @@ _LONE = re.compile(r"(?:\b(?:with|on|to|against|for|in|using|via|like)|"
 _ASKING = frozenset("what which how why who where when whats is are does do did can could would should".split())
 _NOT_OFFERED = frozenset("or a an the maybe perhaps something anything else other others both either neither right "
                          "correct true".split())
+_LOOSE = frozenset("whatever whichever etc".split())
 _SOME = frozenset("some any a an the".split())
 # An acronym, or one in the plural ("LLMs", "PDEs"), may be written out in an abstract: missing only when its long
 # form is missing too.
@@ -234,8 +235,8 @@ def offered(question: str) -> list[str]:
             # one candidate is an offer when the user hedges it ("… on, scannet or something?")
             least = 1 if re.search(r"\b(?:something|anything)\b", match.group(0), re.IGNORECASE) else least
             pieces = [p.split() for p in re.split(r"\s*(?:[,/?]|\bor\b|\band\b)\s*", match.group(1)) if p.strip()]
-            if any(p[0].lower() in _ASKING for p in pieces):  # "…, right? what is it?": a question, not an offer
-                continue
+            if any(p[0].lower() in _ASKING | _LOOSE for p in pieces):  # "…, right? what is it?": a question, not an
+                continue  # offer; nor "- data pipeline, schedule, whatever they emphasize?", aspects as examples
             if any(len(p) > 1 and p[0].islower() and "ADJ" in word_readings(p[0]) for p in pieces):
                 continue  # "…, automatic metrics or actual people?": kinds of a thing described, no names offered
             if all(len(p) == 1 and _graded(p[0]) for p in pieces):  # "- heavy or light?": a scale, for the answer
