@@ -112,8 +112,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     if (kind is QuestionKind.LIST and wanted is not Aspect.WHY) or (  # (a list asking why: what each found)
             kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
         wanted = Aspect.WHICH  # "Which papers …?", "compare it with ARPG": what each proposes
-    overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and wanted in (Aspect.WHICH, Aspect.ANY,
-                                                                                          Aspect.WHY)
+    overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and (wanted in (
+        Aspect.WHICH, Aspect.ANY, Aspect.WHY) or bool(_LOOKS_FOR_ONE.search(question)))  # ("is there a trick …?")
     measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size
     asked = frozenset(stems(content_words(question)))
     echo = frozenset(stems(own_topic_words(without_calling(question)))) if wanted is Aspect.ANY else frozenset()
@@ -217,6 +217,10 @@ def _lower(text: str, plan: PaperPlan) -> str:
     return text[:1].lower() + text[1:] if first in _COMMON_OPENERS or plain else text
 
 
+# "for referring image segmentation, is there a training trick that …?", "has anyone built …?": a paper looked for,
+# whatever it is asked to do; the answer says what it found too
+_LOOKS_FOR_ONE = re.compile(r"(?:^|[:,.?]\s)\W*(?:(?:so|and|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any|"
+                            r"some)\b|has\s+any(?:one|body)\b|any\s+(?:work|paper|method|study)\b)", re.IGNORECASE)
 _COMMON_OPENERS = frozenset("The They Their This These Those It Its In By To A An On For With Each Both Experiments "
                             "At As From Under After Before Since Although Though If Once Beyond Among Instead However "
                             "Moreover Furthermore Additionally Finally Here Then Thus Hence Therefore "

@@ -38,8 +38,9 @@ def test_whichever_and_whatever_name_no_topic(engine) -> None:
     asked, = _chat(engine, "Is there a diffusion model that fills in missing channels from whichever channels were "
                            "observed?")
     assert cited(asked) == [MCD] and "whichever" not in asked.text
-    *_, compared = _chat(engine, "OR-PRM vs Omni-View: how is training set up in each - data pipeline, schedule, "
-                                 "whatever they emphasize?")
+    *_, compared = _chat(engine, "has anyone built a process reward model for operations research problems?",
+                         "OR-PRM vs Omni-View: how is training set up in each - data pipeline, schedule, whatever they "
+                         "emphasize?")
     assert not compared.refused and {OR_PRM, OMNI} <= set(cited(compared))
 
 
@@ -60,6 +61,7 @@ def test_which_ones_of_a_thing_the_last_answer_named(engine) -> None:
     *_, asked = _chat(engine, "PBFM vs D2F - what training trick makes each of them work?",
                       "the latter - how much faster than vanilla diffusion LLMs?", "which vanilla ones?")
     assert not asked.refused and cited(asked) == [D2F] and "LLaDA" in asked.text
+    assert not asked.text.startswith("- ")  # (one paper's answer, not a list of one)
 
 
 def test_a_refused_turns_closest_papers_are_not_called_by_the_names_they_mention(engine) -> None:
@@ -83,3 +85,9 @@ def test_which_ones_of_things_just_named_is_no_list(engine) -> None:
     assert analyse(question).kind is QuestionKind.SINGLE
     asked, = _chat(engine, question)
     assert cited(asked) == [T1] and "fact-checking" in asked.text
+
+
+def test_a_paper_looked_for_is_answered_with_what_it_found(engine) -> None:
+    asked, = _chat(engine, "for referring image segmentation, is there a training trick that drops the pixels that "
+                           "don't match the text well?")
+    assert cited(asked) == [AML] and "RefCOCO" in asked.text  # (what it does, and what it achieved)
