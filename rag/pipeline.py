@@ -73,7 +73,8 @@ def understand(turn: Turn, retriever: HybridRetriever, settings: Settings) -> No
     turn.on_table = [pid for pid in reference.paper_ids if pid in retriever.papers and (only is None or pid in only)
                      and not others]
     if len(turn.on_table) == 1 and turn.shape.kind is QuestionKind.LIST and (turn.leans_back or analyse(
-            turn.question).kind is not QuestionKind.LIST):  # (or "which vanilla ones?" of the last answer's paper)  # ("real-time?" about the one paper on the table, after a list question: of it)
+            turn.question).kind is not QuestionKind.LIST):  # ("real-time?" about the one paper on the table, after a
+        # list question: of it; "which vanilla ones?", of the last answer's paper)
         turn.shape.kind = QuestionKind.SINGLE
     turn.follow_up = not turn.on_table and not others and bool(turn.carried and history and refers_back(turn.question))
     if turn.on_table:
