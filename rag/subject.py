@@ -106,7 +106,7 @@ def without_calling(question: str) -> str:
     did that paper on … find?") and what it says it knows ("besides …, what …?"): the rest is what it asks of it."""
     from rag.references import without_switch
 
-    question = _PAPER_ON.sub("it", _BESIDES.sub(" ", without_switch(question)))
+    question = _PAPER_ON.sub("it", without_set_aside(without_switch(question)))
     question = _DESCRIBED_FIRST.sub("", _without_subject(question))
     return _CALLED_FIRST.sub("", TITLED.sub(" ", _BACK_TO.sub("", question)))
 
