@@ -70,6 +70,7 @@ class Paper:
         """What an answer calls the paper: the name its title gives the method ("SIGMark: …" → "SIGMark"), else
         the name its abstract proposes ("We propose TRIM-KV, …") or gives ("a strategy named … (D2F)"), else the
         whole title (never cut mid-word)."""
+        from rag.coref import common_acronym
         from rag.question import names_in
 
         head, colon, _ = self.display_title.partition(":")
@@ -81,6 +82,11 @@ class Paper:
             names = names_in(said)
             words = said.split()
             capitalised = " ".join(words[: next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))])
+            # ("Meta-Optimization of Heuristics (MoH), …": the acronym the long name is given, not its first word)
+            given = re.search(r"^(?:(?:a|an|the)\s+)?(\w)[^()]*\(([A-Za-z][\w-]*)\)", said)
+            if given and given.group(2) in names and given.group(2)[0].lower() == given.group(1).lower() and not (
+                    common_acronym(given.group(2))):
+                return given.group(2)
             if names:
                 return names[0]
             if capitalised and len(capitalised.split()) <= 3:  # "we propose Tactic, a …", "we introduce Visual Jigsaw"
