@@ -45,10 +45,12 @@ _COUNT_FILLER = re.compile(rf"(?i)^(?:(?:(?:are|were)\s+)?(?:there|here|in\s+her
                            rf"(?:in|from|of)\s+{_COLL})"
                            rf"\b[\s,]*|(?:does|do)\s+{_COLL}\s+(?:have|contain|include)\b\s*|{_ROUGHLY}[\s,]*)+")
 # What papers do with the topic ("deal with", "are about", "do 3D …"): not "cited", nor "does" before its subject
+_PREP = r"(?:with|on|to|at|into|about|under|within|in|against)"  # (two verbs joined: "use or compare against Llama")
 _VERB = re.compile(r"(?i)(?:(?:are|is|were)\s+(?=(?:about|on|into|related|concerned|focused|based|built|devoted|mostly|"
                    r"mainly|all|\w+ing)\b)|that\s+)?(?!(?:does|do)\s+(?:(?-i:[A-Z])|(?:they|it|we|you|the|"
                    r"th(?:ese|ose|is|at|eir)|its)\b)|(?:did|has|had|can|will|would|cite|cited|written|published|"
-                   r"authored|by|than|per|each|in|from)\b)[a-z]+(?:\s+(?:with|on|to|at|into|about|under|within|in))?\s+")
+                   r"authored|by|than|per|each|in|from)\b)"
+                   rf"[a-z]+(?:\s+{_PREP})?(?:\s+(?:or|and|and/or)\s+[a-z]+(?:\s+{_PREP})?)?\s+")
 _TRENDS = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:main|major|key|biggest|dominant|emerging|current|recent|common|overall|general|important|notable|"
     r"prevailing|hot|latest|big)\s+(?:research\s+)?(?:trends?|themes?|directions?)\b"

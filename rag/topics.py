@@ -97,12 +97,13 @@ class CorpusStats:
         return sorted(about), sorted(phrased), options
 
     def spelled(self, unit: list[str]) -> set[int]:
-        """The papers writing a common acronym out ("LLMs" → "large language models", ``coref.COMMON_LONG``): an
-        abstract defines it once, if at all, and may only use a longer one of its own ("MLLMs")."""
+        """The papers writing a common acronym out ("LLMs" → "large language models", ``coref.COMMON_LONG``: defined
+        once, if at all, or only a longer one used, "MLLMs"), or a name with a version joined ("Llama" → "LLaMA3")."""
         from rag.coref import COMMON_LONG
 
-        long = COMMON_LONG.get(unit[0]) if len(unit) == 1 else None
-        return self.with_phrase(words(long)) if long else set()
+        long, joined = COMMON_LONG.get(unit[0]) if len(unit) == 1 else None, re.compile(rf"{re.escape(unit[0])}\d+")
+        versions = [s for s in self.stem_id if joined.fullmatch(s)] if len(unit) == 1 and unit[0].isalpha() else []
+        return set().union(self.with_phrase(words(long)) if long else set(), *(self.with_phrase([s]) for s in versions))
 
     def abbreviated(self, phrase: list[str]) -> set[int]:
         """The papers writing the phrase as its common acronym ("reinforcement learning" → "RL")."""
