@@ -72,6 +72,7 @@ _REPORTED = re.compile(_OPENS + r"(?:do|does|did)\s+(?:they|it|the\s+authors|the
 _ASKED_WHOLE = (_ONE_OF, _AS_WELL, _COVERED, _ALSO_DOES, _HAS_IN, _PART_ON, _CAN_DO, _REPORTED)  # (from the start)
 _ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
                    re.IGNORECASE)
+_EXAMPLE = re.compile(r",?\s+(?:like|such\s+as|say|e\.\s?g\.|for\s+(?:example|instance))\s", re.IGNORECASE)
 _NEGATED = re.compile(r"(?:un|non-?)([a-z]{4,})$")  # "unstructured", "non-convex": the opposite of "structured", …
 _FOR_PART = re.compile(r"\s+(?:(?:specifically|particularly|especially|just|only)\s+)?(?:for|in|within|during|of)\s+"
                        r"(?:the|their|its|this|that|these|those)\b", re.IGNORECASE)
@@ -88,12 +89,19 @@ def unfit(question: str, texts: list[str], unknown: Callable[..., list[str]] | N
     each thing offered has one ("perovskite catalysts", "needle-in-a-haystack retrieval tests": a kind of what the
     paper has, which no paper has; not "video or audio", where the answer says what it does with video; nor a head
     no paper writes, "one-step backups", which abstracts may word otherwise)."""
-    from rag.nearmiss import asking_words
-
     asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or next(
         (m for pattern in _ASKED_WHOLE if (m := pattern.match(question))), None)) if YES_NO.match(question) else None
     # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
     what = _ONLY.split(asked.group("what"))[0] if asked else ""
+    # ("tested on animal videos, like a running dog?": what the example illustrates, if it is what no abstract holds)
+    main = _EXAMPLE.split(what)[0]
+    return (main != what and _unheld(main, texts, unknown)) or _unheld(what, texts, unknown)
+
+
+def _unheld(what: str, texts: list[str], unknown: Callable[..., list[str]] | None) -> list[str]:
+    """``unfit`` for what the method is asked to work for."""
+    from rag.nearmiss import asking_words
+
     # ("point cloud inputs specifically for the 3D part": what is tried, not the part of the paper it is tried for)
     tried = _FOR_PART.split(what)[0]
     what = tried if content_words(tried) - asking_words() else what
