@@ -73,6 +73,7 @@ def leans_back(turn: Turn, retriever: HybridRetriever) -> bool:
     on a thing the last answer's first paper writes of: "the memory cut"), one paper's question of a few topic words.
     A whole question that finds nothing ("What is the capital of France?", "How do I bake the bread?") stays
     refused."""
+    from rag.asks import asks_existence
     from rag.references import last_answered
     from rag.tokens import stems
     from rag.topic_words import own_topic_words, written_words
@@ -85,7 +86,9 @@ def leans_back(turn: Turn, retriever: HybridRetriever) -> bool:
     return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
             and turn.reference == "none" and not turn.shape.names and (turn.shape.kind is QuestionKind.SINGLE or (
                 turn.shape.kind is QuestionKind.LIST and bool(_ONES.search(turn.question))))  # ("which vanilla ones?")
-            and last is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS + 2 * goes_on
+            and last is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS + 2 * (
+                goes_on or _fragment(turn.question) and not asks_existence(turn.question))  # ("any extension past
+            # single-step backups?"; not "Anything on speech recognition or audio?", a search)
             and (goes_on or not _FINITE.search(turn.question) or bool(thing) and (
                 not (own := stems(own_topic_words(thing.group(0)))) or any(own & written_words(p) for p in theirs))))
 
