@@ -1,7 +1,5 @@
-"""Decide stage: from the evidence alone, refuse or pick the papers (and how much of each) to answer from.
-
-Every backend phrases the same decision; none of them can overrule a refusal.
-"""
+"""Decide stage: from the evidence alone, refuse or pick the papers (and how much of each) to answer from. Every
+backend phrases the same decision; none of them can overrule a refusal."""
 
 from __future__ import annotations
 
@@ -204,14 +202,16 @@ def _word_holder(question: str, numbered: list[tuple[int, Evidence]], names: Nam
     the table alone writes, all of them ("which one is pitched as a safety thing?": SIGMark, "… a crucial role in AI
     safety"): that paper, its sentence using the word leading (``Evidence.leads``). Not when negated, nor by what it
     says the pick is not ("… rather than topic?"). (Single words, which ``_term_holder`` leaves out.)"""
-    from rag.topic_words import REFERENCE_WORDS, own_topic_words
+    from rag.nearmiss import word_readings
+    from rag.topic_words import REFERENCE_WORDS, SAYING_WORDS, own_topic_words
 
     asked = re.split(r"\b(?:rather\s+than|instead\s+of)\b", _from_which(question) or "")[0]  # (not what it is not)
     if not asked or _NEGATED.search(asked):
         return None
     owners: dict[int, str] = {}
-    for word in (w for w in own_topic_words(asked) - REFERENCE_WORDS
-                 if 0 < len(names.papers_mentioning(w)) <= rare * len(names.papers)):
+    words = [w for w in own_topic_words(asked) - REFERENCE_WORDS - SAYING_WORDS if 0 < len(names.papers_mentioning(
+        w)) <= rare * len(names.papers)]  # (what it is, not a verb naming it: "… says the thing it learns is …?")
+    for word in [w for w in words if word_readings(w) != {"VERB"}] or words:
         using = {*names.papers_mentioning(word), *names.papers_mentioning(f"{word}s")}  # (the index's own lookup)
         holders = {n for n, e in numbered if e.hit.paper.paper_id in using or stems({word}) <= stems(content_words(
             e.hit.paper.abstract))}  # (in any form: "shared" is held by "we share the backbone network")

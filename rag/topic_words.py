@@ -24,6 +24,10 @@ FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest sm
                          "reported reach reaches achieve achieves headline".split())
 REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3rd 4th 5th last final former latter top "
                             "two three four five both them these those paper papers tell more".split())
+# How a choice says what its pick writes ("which of the two backs its claims with human judgments?"): no abstract need
+# write "claims" for one of them to be the pick.
+SAYING_WORDS = frozenset("say says said claim claims claimed state states stated mention mentions mentioned describe "
+                         "describes described thing things stuff something".split())
 
 
 def own_topic_words(question: str) -> set[str]:
