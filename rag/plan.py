@@ -161,7 +161,10 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     lead = proposal if (wanted is Aspect.WHICH or lead_proposal) and proposal is not None else ranked[0]
     # "and compared with vanilla LLaDA or Dream?": a thing the question names, not the paper's own, is asked about:
     # the sentence naming it leads ("Compared to the vanilla dLLMs like LLaDA and Dream, the acceleration …").
-    others = _others_named(evidence) if count else []  # (a list's line says what the paper does)
+    # (a list's line says what the paper does; a comparison's, what it proposes, not the sentence bringing in an acronym
+    # of its own: "… an LLM-based heuristic design paper for COPs here (MoH?). how does its approach differ …?")
+    others = [n for n in _others_named(evidence) if not (lead_proposal and n.removesuffix("s") in (
+        evidence.hit.paper.acronyms))] if count else []
     if others and not any(_names(lead.text, n) for n in others):
         lead = next((s for s in ranked if any(_names(s.text, n) for n in others)), lead)
     if reports is not None and count and lead is ranked[0] and not reports(lead.text):  # "how big is it?": the

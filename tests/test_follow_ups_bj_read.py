@@ -1,12 +1,12 @@
 """Turns that earlier rules got wrong, found when seed set BJ was read in the forty-sixth pass: "which one says the
 thing it learns is interpretable?" left unsettled because the other paper writes "learns", a verb naming the thing
-(and "… backs its claims with human judgments?" because the other writes "claims");
-"how many papers use or compare against Llama models?" counting "or compare against Llama models", and a
-paper writing "LLaMA3" not counted for "Llama"; a detail asked with an example after it ("… on animal videos, like a
-running dog?") answered from the paper's nearest sentences; and a five-word fragment ("any extension past one-step
-backups?") refused instead of going on from the last answer; and a paper called "Meta-Optimization", a word of the
-long name it gives the acronym MoH. Whole conversations run on the real seed index; each test fails without its
-rule."""
+(and "… backs its claims with human judgments?" because the other writes "claims"); "how many papers use or compare
+against Llama models?" counting "or compare against Llama models", and a paper writing "LLaMA3" not counted for
+"Llama"; a detail asked with an example after it ("… on animal videos, like a running dog?") answered from the paper's
+nearest sentences; a five-word fragment ("any extension past one-step backups?") refused instead of going on from the
+last answer; a paper called "Meta-Optimization", a word of the long name it gives the acronym MoH; and, once called
+MoH, its part of a comparison led by the sentence bringing in "COPs", an acronym the question names. Whole
+conversations run on the real seed index; each test fails without its rule."""
 
 from __future__ import annotations
 
@@ -58,3 +58,10 @@ def test_a_paper_is_called_by_the_acronym_its_long_name_is_given() -> None:
     # (not a field's acronym, nor one that does not spell the name: the name's first word)
     assert named("We propose Self-Distilled Decoding for large language models (LLMs).") == "Self-Distilled"
     assert named("We propose Q-Learning with Posterior Sampling (PSQL), a simple method.") == "Q-Learning"
+
+
+def test_a_comparison_is_led_by_what_each_proposes_not_by_an_acronym_the_question_names(engine) -> None:
+    *_, compared = _chat(engine, "MaskCO: what does it mask during training?",
+                         "there's also a paper on LLM-designed heuristics for COPs (MoH, I think). how is its approach "
+                         "different from MaskCO's?")
+    assert "By contrast, Meta-Optimization of Heuristics (MoH) is a novel framework" in compared.text
