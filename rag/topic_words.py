@@ -26,7 +26,7 @@ REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3r
                             "two three four five both them these those paper papers tell more".split())
 # How a choice says what its pick writes ("which of the two backs its claims with human judgments?"): no abstract need
 # write "claims" for one of them to be the pick.
-SAYING_WORDS = frozenset("say says said claim claims claimed state states stated mention mentions mentioned describe "
+SAYING_WORDS = frozenset("say says said claim claims claimed mention mentions mentioned describe "
                          "describes described thing things stuff something".split())
 
 
