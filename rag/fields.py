@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rag.properties import properties_asked, property_papers, property_query
 from rag.released import RELEASE_QUERY, asks_only_release, released_papers
-
+from rag.topic_words import SAYING_WORDS
 from rag.types import Hit
 
 if TYPE_CHECKING:
@@ -137,10 +137,6 @@ def qualified(evidence: list[Evidence]) -> list[Evidence]:
     return evidence
 
 
-# How a list asks papers to be about something ("which papers bring up …", "… mention …"), not what about
-_SAYING = frozenset("bring brings up mention mentions mentioning discuss discusses discussing touch touches cover "
-                    "covers address addresses talk talks tackle tackles deal deals study studies say says something "
-                    "anything involve involves involving".split())
 
 
 def lone_noun(query: str) -> list[str]:
@@ -153,14 +149,14 @@ def lone_noun(query: str) -> list[str]:
     from rag.topic_words import own_topic_words
 
     topic = topic_asked(query)
-    words = own_topic_words(topic) - _SAYING
+    words = own_topic_words(topic) - SAYING_WORDS
     nouns = [w for w in words if w.isalpha() and _PROPERTY.search(w) and not any(  # (after a modifier: a phrase)
         m.group(1).lower() in words and _modifies(m.group(1).lower())
         for m in re.finditer(rf"([\w-]+)\s+{w}\b", topic, re.IGNORECASE))]
     word = next(iter(words)) if len(words) == 1 else ""
     if not nouns and word.isalpha() and "NOUN" in word_readings(word) and not _ACTIVITY.search(word) and not (
             word in asking_words() or re.match(rf"\W*{word}\b", topic, re.IGNORECASE)) and all(  # (not "list …")
-            not content_words(m.group(1)) - _SAYING
+            not content_words(m.group(1)) - SAYING_WORDS
             for m in re.finditer(rf"([\w-]+)\s+{word}\b", topic, re.IGNORECASE)):
         nouns = [word]  # (its one thing: "… work with video …?"; not "… data science?", a phrase, nor
         # "… about optimization?", an activity many papers mention in passing)
@@ -177,7 +173,7 @@ def _modifies(word: str) -> bool:
     from rag.nearmiss import word_readings
 
     readings = word_readings(word)
-    return word not in _SAYING and ("ADJ" in readings or not readings or readings == {"NOUN"})
+    return word not in SAYING_WORDS and ("ADJ" in readings or not readings or readings == {"NOUN"})
 
 
 def list_terms(query: str, spelled: list[str], retriever: HybridRetriever, share: float) -> dict[str, set[str]]:
@@ -204,7 +200,7 @@ def _asked_count(text: str) -> int:
     from rag.tokens import topic_asked
     from rag.topic_words import own_topic_words
 
-    return len(own_topic_words(topic_asked(text)) - _SAYING)
+    return len(own_topic_words(topic_asked(text)) - SAYING_WORDS)
 
 
 def with_term_papers(turn: Turn, terms: dict[str, set[str]], papers: dict[str, Paper], most: int) -> None:

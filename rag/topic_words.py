@@ -24,10 +24,12 @@ FIGURE_WORDS = frozenset("max maximum min minimum best highest lowest largest sm
                          "reported reach reaches achieve achieves headline".split())
 REFERENCE_WORDS = frozenset("one ones first second third fourth fifth 1st 2nd 3rd 4th 5th last final former latter top "
                             "two three four five both them these those paper papers tell more".split())
-# How a choice says what its pick writes ("which of the two backs its claims with human judgments?"): no abstract need
-# write "claims" for one of them to be the pick.
-SAYING_WORDS = frozenset("say says said claim claims claimed mention mentions mentioned describe "
-                         "describes described thing things stuff something".split())
+# How a question says what papers write or are about ("which papers bring up …", "which of the two backs its claims
+# with …?"), not what: no abstract need write "claims" or "mention" to be the one asked for.
+SAYING_WORDS = frozenset("say says said claim claims claimed mention mentions mentioned mentioning describe describes "
+                         "described bring brings up discuss discusses discussing touch touches cover covers address "
+                         "addresses talk talks tackle tackles deal deals study studies involve involves involving "
+                         "thing things stuff something anything".split())
 
 
 def own_topic_words(question: str) -> set[str]:
