@@ -15,8 +15,7 @@ from chats import ask_all as _chat, cited
 from rag.collection_intent import collection_intent
 from rag.types import Paper
 
-MOH, JIGSAW, SBM, SHAPE = "haaf5fb9e8ea5", "tBf2SUzfZw", "tHmiydOQhn", "r9AJisFLLo"
-D2F, T1, RCPU, TIKZ = "t5uLZSRjhF", "tBkLWfmugI", "t6xiPRvynD", "rJv2byEWA3"
+MOH, SBM, D2F, T1, RCPU, TIKZ = "haaf5fb9e8ea5", "tHmiydOQhn", "t5uLZSRjhF", "tBkLWfmugI", "t6xiPRvynD", "rJv2byEWA3"
 
 
 def test_a_verb_naming_the_thing_is_no_criterion_of_a_choice(engine) -> None:
