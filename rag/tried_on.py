@@ -60,10 +60,11 @@ _PART_ON = re.compile(_OPENS + r"(?:is|are)\s+there\s+(?:also\s+)?(?:an?|any|som
                       r"(?:subsets?|splits?|tracks?|sections?|categor(?:y|ies)|portions?|experiments?|ablations?|"
                       r"analys[ie]s|evaluations?|tasks?|modules?|components?)\s+(?:on|about|for|covering|of)\s+"
                       r"(?P<what>(?:[\w-]+\s+){0,4}?[\w-]+)\s*\?+\s*$", re.IGNORECASE)
+_SUCH_AS = r"(?:like|such\s+as|say|e\.\s?g\.)"  # (an example follows: "…, like a running dog?")
 # "could it generate time-lapse sequences, like …?", "can they handle video?": one thing it is asked to be able to do
 _CAN_DO = re.compile(_OPENS + r"(?:can|could)\s+(?:it|they|this|that|the\s+(?:method|model|approach|framework))\s+"
-                     r"(?!be\b|also\b)[a-z]+\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s*(?:\?+\s*$|,\s*(?:like|"
-                     r"such\s+as|say|e\.\s?g\.)\s)", re.IGNORECASE)
+                     rf"(?!be\b|also\b)[a-z]+\s+(?P<what>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s*(?:\?+\s*$|,\s*{_SUCH_AS}\s)",
+                     re.IGNORECASE)
 # "did they report antibiotic activity for any of the molecules?": what the paper is asked to have reported
 _REPORTED = re.compile(_OPENS + r"(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+(?:also\s+)?"
                        r"(?:report|measure|mention|discuss|give|provide|assess|quantify)\s+(?:any\s+)?"
@@ -72,7 +73,7 @@ _REPORTED = re.compile(_OPENS + r"(?:do|does|did)\s+(?:they|it|the\s+authors|the
 _ASKED_WHOLE = (_ONE_OF, _AS_WELL, _COVERED, _ALSO_DOES, _HAS_IN, _PART_ON, _CAN_DO, _REPORTED)  # (from the start)
 _ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
                    re.IGNORECASE)
-_EXAMPLE = re.compile(r",?\s+(?:like|such\s+as|say|e\.\s?g\.|for\s+(?:example|instance))\s", re.IGNORECASE)
+_EXAMPLE = re.compile(rf",?\s+(?:{_SUCH_AS}|for\s+(?:example|instance))\s", re.IGNORECASE)
 _NEGATED = re.compile(r"(?:un|non-?)([a-z]{4,})$")  # "unstructured", "non-convex": the opposite of "structured", …
 _FOR_PART = re.compile(r"\s+(?:(?:specifically|particularly|especially|just|only)\s+)?(?:for|in|within|during|of)\s+"
                        r"(?:the|their|its|this|that|these|those)\b", re.IGNORECASE)
