@@ -27,6 +27,8 @@ _ONE_PHRASE = re.compile(rf"\b(?:the|that|this)\s+{_CALLED_AS}\s+(?:one|paper|me
                          rf"(?:^\W*|\bback\s+to\s+)the\s+{_CALLED_AS}\s+(?:model|framework|benchmark|dataset)"
                          r"\s*(?:[-–—:,])",
                          re.IGNORECASE)
+_ASKS = re.compile(r"\W*(?:in|on|at|for|by|with|from|of|to|under|across)\s+(?:which|what|whose)\b",  # ("on which
+                   re.IGNORECASE)  # benchmarks?": a clause asking, no paper's name; "what does trim-kv keep?" may be)
 _PAPERS = re.compile(r"\b(?:papers|works|studies|articles)\b", re.IGNORECASE)
 
 
@@ -44,6 +46,8 @@ def user_order(question: str, candidates: list[str], title_words: Callable[[str]
         return []
     for clause in re.split(r"[:.?!]\s+|:", question):
         pieces = re.split(r",\s*(?:and\s+)?|\s+(?:and|vs\.?|versus)\s+|;", clause)
+        asking = next((i for i, piece in enumerate(pieces) if i and _ASKS.match(piece)), len(pieces))
+        pieces = pieces[:asking]  # (the names come before what is asked: not "…, and on which benchmarks?")
         papers: list[str] = []
         for piece in pieces if len(pieces) >= 2 else []:
             plain = {w.lower() for w in re.findall(r"[\w\-]+", piece)} - QUESTION_WORDS

@@ -8,7 +8,8 @@ import re
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "both": 2}
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
              "fifth": 4, "5th": 4}
-_SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?)\s*(?:no\.?\s*)?\[?(\d)\]?", re.I)
+_SOURCE_NUMBER = re.compile(r"\[(\d)\]|#(\d)\b|\b(?:source|paper|reference|ref\.?|(?<!\ba\s)number)\s*(?:no\.?\s*)?"
+                            r"\[?(\d)\]?", re.I)  # ("number 2", not "a number 2 …")
 _TOP_N = re.compile(r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|\d)\b", re.IGNORECASE)
 # "the first and (the) second", "first vs third", "third one - what does FTS stand for?"; not "the second problem …"
 _PARTS = "problem|stage|step|component|task|principle|contribution|module|phase|part|challenge|finding|objective|round"
@@ -24,7 +25,7 @@ _PAIRED = re.compile(r"\s*(?:vs\.?|versus|and|or|&|with)\s+(?:the\s+)?(?:first|1
 
 
 def source_numbers(question: str) -> list[int]:
-    """"[2]", "#3", "paper 2": the source numbers a turn gives."""
+    """"[2]", "#3", "paper 2", "number 2": the source numbers a turn gives."""
     return [int(next(g for g in m.groups() if g)) for m in _SOURCE_NUMBER.finditer(question)]
 
 

@@ -13,7 +13,7 @@ from enum import Enum
 from rag.asks import against_baselines, asks_which, bare_comparison
 from rag.coref import named_before_pronoun, without_bound_its
 from rag.followup import complete_ellipsis
-from rag.question import wants_comparison
+from rag.question import comparison_parts, wants_comparison
 from rag.named import counted_papers, from_turn, mention_order, named_ahead, named_on_table, recent, subject, user_order
 from rag.positions import NUMBER_WORDS, ordinal as position, source_numbers
 from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
@@ -54,6 +54,9 @@ _COMPARATIVE = re.compile(r"\b(?:than|unlike|against|relative\s+to|respectively)
 _VERSUS = re.compile(r"^\W*(?:(?:and|but|ok(?:ay)?|so|now)\W+)?(?:versus|vs\.?|compared\s+(?:to|with)|against)\s", re.I)
 _OTHER = re.compile(r"\bthe\s+other\s+(?:one|paper|method|model|approach|work)\b", re.IGNORECASE)
 _EVERY = re.compile(r"\b(?:all|each|both|either|neither|every)\b", re.IGNORECASE)  # ("what do they all share?")
+# A compared piece calling a paper ("the IAR provenance paper", "the temporal slowness / central vision study")
+_CALLING = re.compile(r"\W*(?:(?:compare|contrast|between)\s+)?(?:the|that|this)\s.*\b(?:paper|one|work|study|method|"
+                      r"approach|model|framework|benchmark)s?\W*$", re.IGNORECASE)
 # "both", "the two", "which of the three": as many papers as it says.
 _COUNTED = re.compile(r"\b(?:(?:the|these|those|all|of)\s+(two|three|four|five)|(both|two))\b(?!\s+(?:of\s+)?(?:papers|"
                       r"works|methods|approaches)\s+(?:that|which|on|about))", re.IGNORECASE)
@@ -183,6 +186,8 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
                 len({*named, *own}) >= 2 and not singular) or against_baselines(asked, anywhere=True):
             pointed = []  # "the biology one, what does it target?"; "DPT vs the Bellman one - … each one", "either";
             # "back to ShapeGen4D, what Chamfer distance does it get vs the baselines?": against its own
+        if len(_called_pieces(asked)) >= 2:  # "the IAR provenance paper vs the temporal slowness / central vision
+            pointed = []  # study: … each of them": the papers it calls, not the last ones shown
         papers = list(dict.fromkeys([*pointed, *named, *own]))  # and a paper named not on the table
         if pieces and len(enumerated) == 2 and wants_comparison(asked) and plural and not singular and {
                 *named, *own} <= {*enumerated}:  # "T1 vs the reflective generative model paper - both do …"
@@ -207,6 +212,11 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
     if ellipsis:
         return Reference(ReferenceKind.ELLIPSIS, [], question)
     return Reference(ReferenceKind.NONE, question=question)
+
+
+def _called_pieces(question: str) -> list[str]:
+    """The pieces of a comparison each calling a paper ("the IAR provenance paper", "the … vision study")."""
+    return [part for part in comparison_parts(question) if _CALLING.match(part)] if wants_comparison(question) else []
 
 
 def _named_choice(question: str, named: list[str], title_words: Callable[[str], set[str]]) -> Reference | None:

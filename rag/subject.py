@@ -203,8 +203,8 @@ def in_titles(part: str, titles: Iterable[str]) -> bool:
     from rag.topic_words import own_topic_words
     from rag.tokens import content_words, stems
 
-    own = stems(own_topic_words(part) - CUE_WORDS)
-    return bool(own) and any(own <= stems(content_words(title)) for title in titles)
+    own = stems({w.replace("-", "") for w in own_topic_words(part) - CUE_WORDS})  # ("autoregressive": "Auto-Regressive")
+    return bool(own) and any(own <= stems({w.replace("-", "") for w in content_words(title)}) for title in titles)
 
 
 # "… compared to the other KV cache paper?": a compared piece that calls a paper, whatever words its abstract shares
@@ -232,14 +232,15 @@ def compared_anew(question: str, papers: list[Paper], retriever: HybridRetriever
     point back ("… compare to these two?", "How does its use of tools … differ") or call them by their titles' words
     are those papers, already there; so is one whose names only they hold ("and vs vanilla LLaDA / Dream?" after D2F:
     what D2F's abstract compares itself with), and one compared against that their abstracts describe."""
+    from rag.coref import common_acronym
     from rag.question import comparison_parts, names_in
     from rag.references import points_back
     from rag.topic_words import own_topic_words
 
     titles, ids = [paper.title for paper in papers], {paper.paper_id for paper in papers}
 
-    def theirs(part: str) -> bool:
-        found = names_in(part)
+    def theirs(part: str) -> bool:  # (or a short acronym a field does not use: "the IAR provenance paper")
+        found = names_in(part) or [a for a in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", part) if not common_acronym(a)]
         return bool(found) and all(ids & set(retriever.names.papers_mentioning(name)) for name in found)
 
     parts = comparison_parts(question)
