@@ -61,14 +61,15 @@ _TUNED = re.compile(r"\bhow\s+(?:to|do|does|did|should|would|can)\s+(?:(?:they|i
 # A detail an abstract may state without its word: a model's size as "3B and 8B".
 _STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
 _STATED_AS["params"] = _STATED_AS["parameters"]
-# "Is there a paper here on …?", "Anything on …?", "Are there any papers about …?": whether the collection holds
-# a paper on it at all ("Is there a way to …?" asks for a technique instead).
+# "Is there a paper here on …?", "Anything on …?": whether the collection holds one (not "Is there a way to …?")
 _EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?"
                         r"(?:paper|papers|work|works|study|studies|research|article|articles|anything)\b"
                         r"|(?:is|are)\s+there\s+anything\b|any(?:thing|\s+papers?|\s+work|\s+research)\s+"
                         r"(?:here\s+|in\s+(?:this|the)\s+\w+\s+)?(?:on|about|regarding|for|dealing)\b"
-                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include))",
-                        re.IGNORECASE)
+                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include)"
+                        r"|(?:does|do)\s+any(?:thing|\s+(?:of\s+the\s+)?papers?|\s+work)\s+(?:(?:here|in\s+here|in\s+"
+                        r"(?:this|the)\s+\w+)\s+)?(?:study|address|cover|look\s+at|deal\s+with|tackle|examine)\b)",
+                        re.IGNORECASE)  # (and "Does anything in the collection study fairness …?")
 _OTHERS = re.compile(r"\bother\s+(?:[\w-]+\s+){0,2}(?:papers|works|studies|ones|methods|approaches|articles|benchmarks|"
                      r"datasets)\b|(?<!\bthe\s)\bother\s+(?:[\w-]+\s+){0,2}(?:work|research)\b|\bothers\b|"
                      r"\b(?:anything|any\s+\w+|what|which|who)\s+else\b|\bbesides\b|\b(?:apart|aside)\s+from\b",
@@ -247,8 +248,7 @@ def bare_comparison(question: str) -> bool:
     return bool(_BARE_COMPARISON.search(question))
 
 
-# "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …", but not "Which papers …"
-# (a new list question).
+# "Which of them …", "Which one …", "Which is cheaper …", "If X, which of the two …"; not "Which papers …" (a list)
 _CHOICE = re.compile(r"^\s*(?:(?:if|when|given|for|since|assuming)\b[^,?]{0,80},\s*|(?:of|between|among)\s+(?:the|these|"
                      r"those|them|both)\b[^,?]{0,20},?\s*)?(?:so\s+|and\s+|ok(?:ay)?,?\s+)?"
                      r"(?:(?:which|who)\b(?!\s+(?:(?!one\b)\w+\s+)?(?:papers|works|studies"  # ("which one works …")

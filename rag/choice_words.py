@@ -33,6 +33,17 @@ def choice_query(question: str) -> str:
     return _RATHER_THAN.sub("", " ".join(kept)).strip()
 
 
+# "… where the scoring does not rely on matching hand-written specifications?": what the pick does without
+_DOES_WITHOUT = re.compile(r"\b(?:(?:does|do|did|must|should|would)\s*n[o’']t|never|without)\s+(?:need(?:ing)?|"
+                           r"requir(?:e|ing)|rel(?:y|ying)\s+on|depend(?:ing)?\s+on|us(?:e|ing))\b[^,;?]*|"
+                           r"\b(?:free\s+of|no\s+need\s+(?:for|of))\b[^,;?]*", re.IGNORECASE)
+
+
+def without_denied(question: str) -> str:
+    """The question without what it says the paper does without ("… does not rely on hand-written specs")."""
+    return _DOES_WITHOUT.sub("", question)
+
+
 def rather_than(question: str) -> str:
     """What a choice says the pick is not about ("… about text rather than images?" → "images"); "" if nothing."""
     said = match.group("not").strip() if (match := _RATHER_THAN.search(question)) else ""

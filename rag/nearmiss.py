@@ -51,12 +51,12 @@ _ASKING_NOUNS = frozenset("way ways kind kinds type types sort sorts part parts 
                           "normal standard regular usual ordinary conventional plain vanilla classic common "
                           # and ones pointing at earlier work ("what's wrong with the earlier … methods?")
                           "earlier prior previous older past traditional "
-                          # and ones taking each on its own or in the strict sense ("each individual step", "RL proper")
-                          "individual respective separate single proper "
-                          # and chat's ways of asking for the gist ("explain it in a nutshell")
-                          "nutshell gist "
-                          # and vague or complaining nouns ("suggesting stuff that …", "their complaint about …")
-                          "stuff complaint complaints gripe".split())
+                          "individual respective separate single proper "  # ("each individual step", "RL proper")
+                          "nutshell gist "  # and chat's ways of asking for the gist ("explain it in a nutshell")
+                          "stuff complaint complaints gripe "  # and vague or complaining nouns ("suggesting stuff …")
+                          # and places and hedges the stop-word list lacks ("what do they actually do inside DiTs?")
+                          "inside outside beneath underneath alongside amid near actually really basically simply "
+                          "just".split())
 # Words that ask which one ("for which region?", "which smoothed variant do they study?"): what follows is asked for.
 _WHICH = frozenset("which what".split())
 
@@ -74,7 +74,7 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     """The question's qualifiers that no paper of ``papers`` holds and no indexed abstract has with the word they
     qualify."""
     from rag.alternatives import examples_in
-    from rag.choice_words import choice_query
+    from rag.choice_words import choice_query, without_denied
     from rag.question import without_examples, without_likened
 
     # (a paper writing one of the examples the question gives of what it means fits it: "discrete optimization
@@ -85,7 +85,7 @@ def missing_qualifiers(question: str, papers: list[Paper], bm25: BM25Ranker) -> 
     question = without_likened(question)  # ("kind of BERT-style": what the user means, not a qualifier)
     question = without_examples(question)  # ("… (TSP, bin packing, that sort of thing)": examples, none required)
     question = without_own_story(question)  # ("I keep hand-writing TikZ for my thesis …": why, not what is asked)
-    question = choice_query(question)  # ("… instead of falling back on textbook heuristics": what it is not about)
+    question = without_denied(choice_query(question))  # ("… instead of falling back on …", "… not rely on …")
     cased = _TOKEN_CASED.findall(without_where(question))
     tokens = [t.lower() for t in cased]
     topic = content_words(question) - asking_words()

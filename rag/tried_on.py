@@ -14,7 +14,7 @@ from rag.topic_words import GENERIC_WORDS
 
 _CHAT = frozenset("btw imo tbh fyi ok okay oh hmm".split())  # chat words, no topic
 # Asked yes or no ("Do any of those …?", "does it work for …?"), and what the method is asked to work for.
-_LEAD = r"^\W*(?:(?:for|about|on|re|back\s+to)\s+[^,?:]{1,40}[,:]\s*)?"  # ("for TikZilla, do they …?")
+_LEAD = r"^\W*(?:(?:for|about|on|re|back\s+to)\s+[^,?:]{1,60}[,:]\s*)?"  # ("for TikZilla, do they …?")
 _OPENS = _LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then|btw|oh)\W+)?"  # (and a chat opener: "so did they …?")
 YES_NO = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were|can|could|"
                      r"has|have|would|will)\b", re.IGNORECASE)
@@ -67,9 +67,14 @@ _CAN_DO = re.compile(_OPENS + r"(?:can|could)\s+(?:it|they|this|that|the\s+(?:me
                      re.IGNORECASE)
 # "did they report antibiotic activity for any of the molecules?": what the paper is asked to have reported
 _REPORTED = re.compile(_OPENS + r"(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+(?:also\s+)?"
-                       r"(?:report|measure|mention|discuss|give|provide|assess|quantify)\s+(?:any\s+)?"
+                       r"(?:report|measure|mention|discuss|give|provide|assess|quantify|analy[sz]e|study|examine|"
+                       r"investigate|explore|address|look\s+(?:at|into)|touch\s+on|talk\s+about)\s+(?:any\s+)?"
                        r"(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+)\s*(?:\?+\s*$|\s(?:for|on|in|of|with|across|under)\s)",
                        re.IGNORECASE)
+# "any remote sensing results for it?": results on a thing, asked of the paper on the table
+_ANY_FOR = re.compile(_OPENS + r"(?:are\s+there\s+)?any\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:results?|"
+                      r"experiments?|evaluations?|numbers|tests?|findings?)\s+(?:for|on|in|from|with)\s+"
+                      r"(?:it|them|this|that|this\s+one)\s*\?+\s*$", re.IGNORECASE)
 _ASKED_WHOLE = (_ONE_OF, _AS_WELL, _COVERED, _ALSO_DOES, _HAS_IN, _PART_ON, _CAN_DO, _REPORTED)  # (from the start)
 _ONLY = re.compile(r",?\s+(?:or|and|but)\s+(?:only|just|merely|solely)\b|,?\s+(?:rather|instead)\s+(?:than|of)\b",
                    re.IGNORECASE)
@@ -91,7 +96,8 @@ def unfit(question: str, texts: list[str], unknown: Callable[..., list[str]] | N
     paper has, which no paper has; not "video or audio", where the answer says what it does with video; nor a head
     no paper writes, "one-step backups", which abstracts may word otherwise)."""
     asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or next(
-        (m for pattern in _ASKED_WHOLE if (m := pattern.match(question))), None)) if YES_NO.match(question) else None
+        (m for pattern in _ASKED_WHOLE if (m := pattern.match(question))), None)) if YES_NO.match(question) else (
+        _ANY_FOR.match(question))
     # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
     what = _ONLY.split(asked.group("what"))[0] if asked else ""
     # ("tested on animal videos, like a running dog?": what the example illustrates, if it is what no abstract holds)
