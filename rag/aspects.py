@@ -12,7 +12,7 @@ _KIND_OF = r"(?:kinds?|types?|sorts?)\s+of"  # ("what kind of experiments …?")
 # "where is PBFM tested?", "where did they test it?": what the paper was run on
 _WHERE_TRIED = (r"where\s+(?:is|are|was|were|did|do|does)\s+(?:[\w-]+\s+){0,3}?"
                 r"(?:tested|evaluated|validated|benchmarked|tried|test|evaluate|validate|try)\b")
-_WHY_OPENS = r"^\W*(?:[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why …", "so why …")
+_WHY_OPENS = r"^\W*(?:(?:[\w-]+\s+){0,3}[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why"
 _ASPECTS = (
     # "what do they think is behind it?", "what's behind the gap?": a cause, which the authors' finding says
     (Aspect.WHY, re.compile(r"[,;:–—-]\s*(?:and\s+|but\s+|so\s+)?why\W*$|"  # ("… went badly, why?")
@@ -86,16 +86,18 @@ _ASPECTS = (
                                re.I)),
     (Aspect.RESULT, re.compile(r"\b(?:how\s+(?:much|many|fast|well|large|big|good|accurate)|speed-?ups?|faster|"
                                r"accuracy|results?|perform\w*|gains?|improv\w*|outperform\w*|score\w*|reduc\w*|"
-                               r"by\s+how\s+much|what\s+(?:figure|number)|numbers|stats|beats?|"  # ("speed numbers?")
-                               r"beating|"
+                               r"by\s+how\s+much|what\s+(?:figure|number)|numbers|stats|"  # ("speed numbers?")
+                               r"beat(?:s|en|ing)?|"
                                r"empirical(?:ly)?|"
                                r"compared\s+(?:to|with)\s+baselines?|fare[sd]?|stack\s+up|(?:do|does|did)\s+(?:on|against)|"
                                r"(?:success|error|win|pass)\s+rates?|rates?\s+on|fid|bleu|perplexity|percentage|"
                                r"(?:does|do|did)\s+(?:[\w-]+\s+){1,3}(?:reach|achieve|attain|report|score|(?:obtain|get)"
-                               r"(?![^?.]*\bfrom\b|\s+as\b)))"  # (not "where does each get it from?", "… get as input?")
-                               r"\b", re.I)),
+                               # (not "where does each get it from?", "… get as input?", "… get so expensive?")
+                               r"(?![^?.]*\bfrom\b|\s+(?:as|so|too|that|this|very)\b)))\b", re.I)),
     # "Why does provenance tracing matter?": why the work is needed, which the motivation says, not a finding.
-    (Aspect.PROBLEM, re.compile(r"^\W*(?:\w+\s*,\s*)?why\b.*\b(?:matters?|important|needed|necessary|crucial|worth\w*)"
+    # ("For the second, why does that matter …?", "why do they think relying on X is a problem in the first place")
+    (Aspect.PROBLEM, re.compile(r"^\W*(?:(?:[\w-]+\s+){0,3}[\w-]+\s*[,:]\s*)?why\b.*\b(?:matters?|important|needed|"
+                                r"necessary|crucial|worth\w*|(?:a|the)\s+problem|an\s+issue)"
                                 r"\b|\bwhy\s+(?:do|does|would|should)\s+(?:we|you|anyone|one|people)\s+"
                                 r"(?:need|care|want)\b",
                                 re.I)),
@@ -104,7 +106,9 @@ _ASPECTS = (
     (Aspect.WHY, re.compile(rf"{_WHY_OPENS}|\b(?:what\s+(?:causes|explains|drives)|(?:is|are)\s+causing|"
                             r"root\s+cause|reason|blam(?:e|es|ed|ing)|"
                             r"what\s+roles?\s+(?:do|does|did)\b|"
-                            r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|what\s+(?:did|do|does)\s+(?:\S+\s+)"
+                            r"findings?|takeaways?|conclu(?:de|des|ded|sion|sions)|"
+                            r"f[ae]ll(?:s|ing)?\s+short|struggl\w*|weak\s+spots?|"  # ("where do they fall short?")
+                            r"what\s+(?:did|do|does)\s+(?:\S+\s+)"
                             r"{1,3}(?:find|conclude|show|reveal)|"
                             # ("what did that paper on massive activations in diffusion transformers find?")
                             r"what\s+(?:did|do|does)\s+(?:\S+\s+){4,10}?(?:find|conclude|reveal)(?=\W*$))\b", re.I)),
@@ -239,7 +243,9 @@ _FIGURE_ASKED = re.compile(r"\bhow\s+(?:much|many|fast|big|large|long|well|high|
                            r"\bwhat\s+(?:is\s+|was\s+|are\s+|were\s+)?(?:the\s+|its\s+|their\s+)?"
                            r"(?:exact\s+|actual\s+)?(?:speed-?ups?|accuracy|scores?|percentage|numbers?|figures?|fid|"
                            r"bleu|rates?|sizes?|gains?)\b|\bnumbers?\b|\bscores?\b|%|"
-                           r"\b(?:do|does|did)\s+(?:they|it)\s+(?:get|reach|achieve|obtain|attain|score)\b", re.I)
+                           r"\b(?:do|does|did)\s+(?:they|it)\s+(?:get|reach|achieve|obtain|attain|score)\b|"
+                           r"\b(?:concrete|exact|actual|specific)\s+(?:[\w-]+\s+)?(?:speed-?ups?|factors?|figures?|"
+                           r"gains?)\b", re.I)  # ("which papers report a concrete speedup factor?")
 
 
 def asks_figure(question: str) -> bool:

@@ -17,6 +17,8 @@ from rag.settings import AnswerSettings
 from rag.tokens import content_words, stems, without_where
 from rag.types import Evidence, EvidenceSentence, Hit
 
+# A part's best sentence of the role its aspect asks for answers it when it scores this share of the part's best.
+_PART_ROLE_SHARE = 0.5
 _KIND_OF = re.compile(r"-(?:style|like|type|esque|based|driven|inspired|oriented|related|centric)$")
 
 if TYPE_CHECKING:
@@ -118,13 +120,28 @@ def by_parts(chosen: list[Evidence], parts: list[str], retriever: HybridRetrieve
     best lifted to the paper's best score, so each part is answered ("… and how much faster is it on TSP?": "… a 10x
     speedup on the Travelling Salesman Problem (TSP)"), whichever fits the question's aspect better (not the field's
     background: blind graders found it padding)."""
-    from rag.roles import Role, role_of
+    from rag.aspects import aspect
+    from rag.roles import WANTED, Aspect, Role, role_of
+    from rag.tried_on import YES_NO
 
     each = [evidence_for(part, [e.hit for e in chosen], retriever, weight, word_parts) for part in parts]
     merged = best_of(chosen, each)
+    # ("Have diffusion LMs beaten AR LLMs on speed? What's the trick?": the first part's answer is a result, not the
+    # problem sentence its words fit best, "none of the existing dLLMs have achieved superior inference speed …"; a
+    # figure asked, "how big is it, and …?", is not: "a new benchmark with 2,389 … problems")
+    roles = [WANTED[Aspect.RESULT] if aspect(part) is Aspect.RESULT and YES_NO.match(re.split(r"(?<=[.!])\s+", part)[
+        -1]) else () for part in parts]  # (after "Moving on.")
     for i, item in enumerate(merged):
-        answering = {best.position for part in each if part[i].sentences and role_of(
-            best := max(part[i].sentences, key=lambda s: s.score), item.hit.paper.short_name) is not Role.BACKGROUND}
+        name = item.hit.paper.short_name
+
+        def best(k: int) -> EvidenceSentence:  # (measured against the best sentence that could answer at all)
+            found = each[k][i].sentences
+            floor = _PART_ROLE_SHARE * max((s.score for s in found if role_of(s, name) not in (
+                Role.BACKGROUND, Role.PROBLEM)), default=0.0)
+            return max((s for s in found if role_of(s, name) in roles[k] and s.score >= floor), key=lambda s: s.score,
+                       default=max(found, key=lambda s: s.score))
+        answering = {found.position for k in range(len(parts)) if each[k][i].sentences and role_of(
+            found := best(k), name) is not Role.BACKGROUND}
         item.sentences = sorted((replace(s, score=item.best_score) if s.position in answering else s
                                  for s in item.sentences), key=lambda s: s.score, reverse=True)
         item.answering = answering  # (shown when the paper fits the question loosely: "how big is it, and why …?")

@@ -88,11 +88,12 @@ class PaperPlan:
 
 
 def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Role | None = None,
-        reports: Callable[[str], bool] | None = None, verb: str = "") -> float:
+        reports: Callable[[str], bool] | None = None, verb: str = "", earlier: bool = False) -> float:
     """The sentence's evidence score adjusted by how well its role and words fit the question's aspect (``name``:
     the paper's method name, see ``roles.role``; ``its_role``: the sentence's role, if known; ``reports``: whether a
     sentence reports the measured property asked for, ``properties.reports``; ``verb``: the verb a "how" question
-    asks about, ``aspects.asked_verb``, which the sentence saying how holds in some form)."""
+    asks about, ``aspects.asked_verb``, which the sentence saying how holds in some form; ``earlier``: it asks about
+    earlier work, ``asks.asks_earlier``)."""
     its_role = role_of(sentence, name) if its_role is None else its_role
     score = sentence.score
     roles = WANTED[wanted]
@@ -104,7 +105,9 @@ def fit(sentence: EvidenceSentence, wanted: Aspect, name: str = "", its_role: Ro
     # (Not in a link: "…/anonymous-llm-pruning-D884/" names no model. The field's background holds what a problem
     # question's cues look for: why the work is needed.)
     if (cue is not None and (its_role is not Role.BACKGROUND or wanted is Aspect.PROBLEM)
-            and cue.search(LINK.sub("", sentence.text))):
+            and cue.search(LINK.sub("", sentence.text)) and not (  # (what others' work relies on is no finding:
+                wanted is Aspect.WHY and its_role is Role.PROBLEM and not earlier and OTHERS_WORK.search(
+                    sentence.text))):  # "Current benchmarks rely on …", unless asked why earlier work fell short)
         score += STRONG_CUE_BONUS if wanted in (Aspect.DATA, Aspect.WHY, Aspect.PROBLEM) else CUE_BONUS
     # (… and, asked how it works, what is wrong with earlier work: "what are its main building blocks?")
     if (its_role is Role.BACKGROUND and wanted is not Aspect.PROBLEM) or its_role is Role.OTHER or (
@@ -149,7 +152,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     sentence saying what it was run on."""
     name = evidence.hit.paper.short_name
     roles = {s.position: role_of(s, name) for s in evidence.sentences}
-    fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb) for s in evidence.sentences}
+    fits = {s.position: fit(s, wanted, name, roles[s.position], reports, verb, earlier) for s in evidence.sentences}
     in_order = sorted(evidence.sentences, key=lambda s: s.position)
     # (the question's own words order the sentences, not how many of them are shown: no padding)
     echoed = {s.position: fits[s.position] + CUE_BONUS * bool(echo & stems(content_words(s.text))) for s in in_order}

@@ -213,11 +213,21 @@ def reports(question: str, result: bool) -> Callable[[str], bool] | None:
         return lambda sentence: bool(_PART.search(sentence))
     if counted := count_written(question):  # "how many approved drugs …?": "430 FDA-approved drugs"
         return lambda sentence: bool(counted.search(sentence))
+    if _CARRIES_OVER.search(question):  # "does it help other kinds of verifiers as well?": "Moreover, T1 improves …"
+        return lambda sentence: bool(_CARRIED.search(sentence))
     if asked:
         return lambda sentence: bool(_RATIO.search(sentence)) and any(_WRITTEN[n].search(sentence) for n in asked)
     if result and _GAIN_ASKED.search(question):
         return lambda sentence: bool(_RATIO.search(sentence)) and bool(_GAIN.search(sentence))
     return None
+
+
+# "does its tool trick help other kinds of verifiers as well?", "does it generalize to other tasks?"
+_CARRIES_OVER = re.compile(r"^\W*(?:[^?]{0,60}?[,:–—-]\s*)?(?:does|do|did|can|could|would|will)\s+"
+                           r"(?:[\w-]+\s+){1,5}?(?:help|improve|benefit|transfer|generali[sz]e|carry|extend)\w*\s+"
+                           r"(?:[\w-]+\s+){0,3}?(?:other|others|beyond)\b", re.I)
+_CARRIED = re.compile(r"\b(?:moreover|additionally|also|generali[sz]\w*|transfer\w*|beyond|(?:improves?|boosts?|"
+                      r"benefits?)\s+(?:[\w-]+\s+){0,4}?both)\b", re.I)
 
 
 # A figure standing alone ("75 percent", "2,389 problems"), not a name's digits ("GSM8K", "Llama-3.2", "SD3.5")

@@ -107,7 +107,8 @@ _LEAVING = r"excluding|ignoring|apart\s+from|aside\s+from|not\s+counting|leaving
 _EXAMPLES = re.compile(r"\s*\((?:(?:like|e\.\s?g\.?|eg|such\s+as|for\s+(?:example|instance)|say|not|except|"
                        rf"other\s+than|besides|{_LEAVING})\b[^()]*|[^()]*,[^()]*(?:{OPEN_ENDS})\s*)\)|"
                        + DASHED_EXAMPLES +
-                       r"|,\s*(?:like|e\.\s?g\.?|such\s+as|say)\s+[^,;()?!]{1,40}?(?=\s*[?!]*\s*$)"
+                       r"|,\s*(?:(?:something|anything|stuff|things)\s+)?(?:like|e\.\s?g\.?|such\s+as|say)\s+"
+                       r"[^,;()?!]{1,40}?(?=\s*[?!]*\s*$)"
                        r"|,\s*[^,;()?!]{1,40}?\s+(?:and|or)\s+the\s+like(?=\s*[?!]*\s*$)", re.I)  # ("…, or the like")
 # What such a bracket or clause leaves out ("ignoring the TikZ one", "Besides the X one, …"): its papers are not listed
 _LEAVES_OUT = re.compile(rf"\((?:except(?:\s+for)?|other\s+than|{_LEAVING}|not)\s+([^()]*)\)|,\s*(?:except(?:\s+for)?|"
