@@ -43,6 +43,9 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|am|be|been|do|does|did|can|could|wil
 # "how big were the gains?", "how big is the memory cut, and relative to what?": a thing named by "the" alone, nothing
 # said of which, is the last answer's.
 _THE_THING = re.compile(r"\bthe\s+[a-z]+(?:[\s-][a-z]+)?(?:\s*,\s*(?:and|or)\s[^,;:?]*)?\W*$", re.IGNORECASE)
+# "does the tool trick help other kinds of verifiers too?": asked yes or no of a thing named by "the" alone
+_THE_SUBJECT = re.compile(r"^\W*(?:(?:and|so|but|ok(?:ay)?)\W+)?(?:does|do|did|is|are|was|were|can|could|would|will)\s+"
+                          r"the\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+[a-z]+\b", re.IGNORECASE)
 
 
 def refers_back(question: str) -> bool:
@@ -83,13 +86,15 @@ def leans_back(turn: Turn, retriever: HybridRetriever) -> bool:
     goes_on = bool(_AND_FRAGMENT.match(turn.question))  # ("and robustness when frames are dropped?": a verb too)
     thing = _THE_THING.search(turn.question)
     theirs = [retriever.papers[pid] for pid in (last.listed[:1] if last else []) if pid in retriever.papers]
+    subject = _THE_SUBJECT.match(turn.question)  # (a thing the last answer's first paper writes of)
+    held = bool(subject) and any(stems(own_topic_words(subject.group("thing"))) & written_words(p) for p in theirs)
     return (d.refused and not (d.missing_names or d.unknown_words or d.reason or turn.leans_back)
             and turn.reference == "none" and not turn.shape.names and (turn.shape.kind is QuestionKind.SINGLE or (
                 turn.shape.kind is QuestionKind.LIST and bool(_ONES.search(turn.question))))  # ("which vanilla ones?")
             and last is not None and len(own_topic_words(turn.question)) <= MAX_LEANING_WORDS + 2 * (
-                goes_on or _fragment(turn.question) and not asks_existence(turn.question))  # ("any extension past
-            # single-step backups?"; not "Anything on speech recognition or audio?", a search)
-            and (goes_on or not _FINITE.search(turn.question) or bool(thing) and (
+                goes_on or held or _fragment(turn.question) and not asks_existence(turn.question))  # ("any
+            # extension past single-step backups?"; not "Anything on speech recognition or audio?", a search)
+            and (goes_on or held or not _FINITE.search(turn.question) or bool(thing) and (
                 not (own := stems(own_topic_words(thing.group(0)))) or any(own & written_words(p) for p in theirs))))
 
 
