@@ -203,7 +203,7 @@ def in_titles(part: str, titles: Iterable[str]) -> bool:
     from rag.topic_words import own_topic_words
     from rag.tokens import content_words, stems
 
-    own = stems({w.replace("-", "") for w in own_topic_words(part) - CUE_WORDS})  # ("autoregressive": "Auto-Regressive")
+    own = stems({w.replace("-", "") for w in own_topic_words(part) - CUE_WORDS})  # ("autoregressive": Auto-Regressive)
     return bool(own) and any(own <= stems({w.replace("-", "") for w in content_words(title)}) for title in titles)
 
 

@@ -59,7 +59,8 @@ def test_a_place_word_or_what_the_paper_does_without_is_no_missing_qualifier(eng
 def test_what_no_abstract_mentions_is_said_so(engine) -> None:
     *_, examined, back = _chat(engine, "Why does an implicit reward model generalize worse than an explicit one?",
                                "do they examine hallucination at all?",
-                               "Back to the implicit reward model study for a second: do they discuss copyright at all?")
+                               "Back to the implicit reward model study for a second: do they discuss copyright "
+                               "at all?")
     assert examined.refused and "hallucination" in examined.text and back.refused and "copyright" in back.text
     *_, asked = _chat(engine, "How does SIGMark watermark videos?", "any medical imaging results for it?")
     assert asked.refused and "medical imaging" in asked.text
