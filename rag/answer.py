@@ -109,11 +109,11 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
     # one with a sentence on what the question asks of each leads with it: "… where does each get its speedup from?")
     contrasted, as_asked, of_each = kind is QuestionKind.COMPARISON and wanted is Aspect.METHOD, wanted, _of_each(
         question, decision, kind, wanted)
-    figured = kind is QuestionKind.LIST and asks_figure(question)  # ("… a concrete speedup factor?": each one's)
-    if (kind is QuestionKind.LIST and wanted is not Aspect.WHY and not figured) or (  # (asking why: what each found)
+    if kind is QuestionKind.LIST and asks_figure(question):  # ("… a concrete speedup factor?": each one's figure)
+        wanted = Aspect.RESULT
+    elif (kind is QuestionKind.LIST and wanted is not Aspect.WHY) or (  # (a list asking why: what each found)
             kind is QuestionKind.COMPARISON and wanted is Aspect.ANY):
         wanted = Aspect.WHICH  # "Which papers …?", "compare it with ARPG": what each proposes
-    wanted = Aspect.RESULT if figured else wanted
     overview = kind is QuestionKind.SINGLE and len(decision.chosen) == 1 and (wanted in (
         Aspect.WHICH, Aspect.ANY, Aspect.WHY) or bool(_LOOKS_FOR_ONE.search(question)))  # ("is there a trick …?")
     measured = reports(question, wanted is Aspect.RESULT)  # "how big is their model?": the sentence giving its size

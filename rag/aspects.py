@@ -12,7 +12,8 @@ _KIND_OF = r"(?:kinds?|types?|sorts?)\s+of"  # ("what kind of experiments …?")
 # "where is PBFM tested?", "where did they test it?": what the paper was run on
 _WHERE_TRIED = (r"where\s+(?:is|are|was|were|did|do|does)\s+(?:[\w-]+\s+){0,3}?"
                 r"(?:tested|evaluated|validated|benchmarked|tried|test|evaluate|validate|try)\b")
-_WHY_OPENS = r"^\W*(?:(?:[\w-]+\s+){0,3}[\w-]+\s*[,:]\s*|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why"
+_LEAD_IN = r"(?:(?:[\w-]+\s+){0,3}[\w-]+\s*[,:]\s*)"  # what a question opens with before asking ("the latter paper:")
+_WHY_OPENS = rf"^\W*(?:{_LEAD_IN}|(?:so|and|but|then|ok(?:ay)?)[\s,]+)?why\b"  # ("OR-PRM: why …", "so why …")
 _ASPECTS = (
     # "what do they think is behind it?", "what's behind the gap?": a cause, which the authors' finding says
     (Aspect.WHY, re.compile(r"[,;:–—-]\s*(?:and\s+|but\s+|so\s+)?why\W*$|"  # ("… went badly, why?")
@@ -96,8 +97,8 @@ _ASPECTS = (
                                r"(?![^?.]*\bfrom\b|\s+(?:as|so|too|that|this|very)\b)))\b", re.I)),
     # "Why does provenance tracing matter?": why the work is needed, which the motivation says, not a finding.
     # ("For the second, why does that matter …?", "why do they think relying on X is a problem in the first place")
-    (Aspect.PROBLEM, re.compile(r"^\W*(?:(?:[\w-]+\s+){0,3}[\w-]+\s*[,:]\s*)?why\b.*\b(?:matters?|important|needed|"
-                                r"necessary|crucial|worth\w*|(?:a|the)\s+problem|an\s+issue)"
+    (Aspect.PROBLEM, re.compile(rf"^\W*{_LEAD_IN}?why\b.*\b(?:matters?|important|needed|necessary|crucial|worth\w*|"
+                                r"(?:a|the)\s+problem|an\s+issue)"
                                 r"\b|\bwhy\s+(?:do|does|would|should)\s+(?:we|you|anyone|one|people)\s+"
                                 r"(?:need|care|want)\b",
                                 re.I)),

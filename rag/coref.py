@@ -38,6 +38,11 @@ def common_acronym(word: str) -> bool:
     return bool(common_long(word))
 
 
+def short_acronyms(text: str) -> list[str]:
+    """The short acronyms written in capitals ("RGM", "IAR"), not a field's common one ("RL", "LLM")."""
+    return [a for a in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text) if not common_acronym(a)]
+
+
 def common_long(word: str) -> str:
     """What a field's common acronym stands for ("LLMs" → "large language model"); "" for any other word."""
     return COMMON_LONG.get(word.lower().removesuffix("s"), "")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.coref import common_acronym
+from rag.coref import common_acronym, short_acronyms
 from rag.tokens import QUESTION_WORDS
 from rag.types import Shown
 
@@ -130,7 +130,7 @@ def named_on_table(question: str, table: list[Shown], title_words: Callable[[str
     pieces = comparison_parts(question) if wants_comparison(question) else []
     naming = " ; ".join(pieces) if len(pieces) >= 2 else question
     named = (names_in(naming) + re.findall(r"(?<=[\w,;:] )[A-Z][a-z][\w\-]*", naming)
-             + re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", naming))
+             + short_acronyms(naming))
     # (a field's common acronym, "RL", "LLMs", names no paper)
     named = [n for n in named if not common_acronym(n)] + _lower_case_names(question)
     wanted = stems({w.lower() for w in [*called_as.split(), *named]} - QUESTION_WORDS)

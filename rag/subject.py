@@ -232,7 +232,7 @@ def compared_anew(question: str, papers: list[Paper], retriever: HybridRetriever
     point back ("… compare to these two?", "How does its use of tools … differ") or call them by their titles' words
     are those papers, already there; so is one whose names only they hold ("and vs vanilla LLaDA / Dream?" after D2F:
     what D2F's abstract compares itself with), and one compared against that their abstracts describe."""
-    from rag.coref import common_acronym
+    from rag.coref import short_acronyms
     from rag.question import comparison_parts, names_in
     from rag.references import points_back
     from rag.topic_words import own_topic_words
@@ -240,7 +240,7 @@ def compared_anew(question: str, papers: list[Paper], retriever: HybridRetriever
     titles, ids = [paper.title for paper in papers], {paper.paper_id for paper in papers}
 
     def theirs(part: str) -> bool:  # (or a short acronym a field does not use: "the IAR provenance paper")
-        found = names_in(part) or [a for a in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", part) if not common_acronym(a)]
+        found = names_in(part) or short_acronyms(part)
         return bool(found) and all(ids & set(retriever.names.papers_mentioning(name)) for name in found)
 
     parts = comparison_parts(question)
