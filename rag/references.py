@@ -20,13 +20,19 @@ from rag.topic_words import GENERIC_WORDS, coverage, own_topic_words
 from rag.types import Paper, Shown
 
 _OVERVIEW = 12  # an answer showing more papers surveyed the collection: "which of them" searches it
-_SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and)\W+)?(?:(?:a\s+)?(?:new|different|separate|"
-                     r"unrelated|another)\s+(?:question|topic|subject|thing|matter|area|field|direction|q\b)"
-                     r"(?:\s+(?:entirely|altogether))?|on\s+(?:a(?:nother)?|a\s+different)\s+(?:[\w-]+\s+)?"
-                     r"(?:subject|topic|note)|switching\s+(?:topics?|gears)|"
+_SWITCH = re.compile(r"^\s*(?:(?:now|ok(?:ay)?|alright|right|so|and|also|but|oh)\W+)?(?:(?:a\s+)?(?:new|different|"
+                     r"separate|unrelated|another|random)\s+(?:question|topic|subject|thing|matter|area|field|"
+                     r"direction|q\b)(?:\s+(?:entirely|altogether))?|"
+                     r"on\s+(?:a(?:nother)?|a\s+different)\s+(?:[\w-]+\s+)?(?:subject|topic|note)|"
+                     r"(?:switching|shifting|changing)\s+(?:topics?|gears|subjects?)|"
+                     r"(?:switching|pivoting|tangent)(?=\s*[:;,.–—-])|change\s+of\s+(?:topic|subject)|off[\s-]topic|"
+                     r"(?:(?:off\s+)?on\s+)?a\s+tangent|"
                      r"changing\s+(?:the\s+)?(?:subject|topic)|moving\s+on|next(?:\s+(?:up|question|topic))?(?=\s*:)|"
-                     r"side\s+(?:q|question)|unrelated(?:\s+question)?|separately(?=\s*[,:;])|"
-                     r"(?:totally|completely|something)\s+(?:different|else)|let['’]?s\s+(?:talk|turn|switch|move\s+on)"
+                     r"side\s+(?:q|question|note)|(?:quick\s+)?unrelated(?:\s+(?:question|one))?|"
+                     r"separately(?=\s*[,:;])|"
+                     r"(?:totally|completely|entirely|something)\s+(?:different|else|unrelated)|"
+                     r"let\s+me\s+ask\s+(?:you\s+)?(?:about\s+)?something\s+else|"
+                     r"let['’]?s\s+(?:talk|turn|switch|move\s+on)"
                      r"(?!(?:\s+(?:about|to|on))?\s+(?:it|them|this|that|these|those|the\s+(?:first|second|third|last|"
                      r"latter|former|other|two))\b)(?:\s+(?:about|to|on))?|"
                      r"i['’]?m\s+(?:also\s+|now\s+)?(?:curious|interested)\s+(?:about|in))"
@@ -150,7 +156,9 @@ def resolve(question: str, table: list[Shown], title_words: Callable[[str], set[
         among = recent(table, 2)[::-1]  # the two discussed last, in the order discussed
     if _OTHER.search(asked) and len(listed) == 1 and (others := [p for p in several.listed if p not in listed]):
         return Reference(ReferenceKind.ORDINAL, others[:1], positioned or question)  # "same for the other one?"
-    if ordinal := position(asked, among):
+    # ("the third one" after a turn about two of the three listed before it: the latest listing that has a third)
+    wider = next((s.listed for s in reversed(table) if s.stands and len(s.listed) > len(among)), [])
+    if ordinal := position(asked, among) or (not enumerated and position(asked, wider)):
         return Reference(ReferenceKind.ORDINAL, ordinal, positioned or question,
                          choice or asks_choice and len(ordinal) > 1)
     if against_baselines(asked):  # "vs other AR models - speed and memory?": the last paper against its baselines
