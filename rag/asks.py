@@ -1,7 +1,6 @@
-"""What a turn asks, beyond its topic: the thing it asks for ("Which GPU …?"), whether it asks if the collection
-holds a paper at all ("Is there a paper here on …?"), whether it wants papers other than those on the table
-("Which other papers …?"), and a comparison whose second term is the paper just discussed ("How is Tactic's
-approach different?"). Deterministic word rules, read from the user's words; no LLM."""
+"""What a turn asks, beyond its topic: the thing it asks for ("Which GPU …?"), whether it asks if the collection holds
+a paper at all ("Is there a paper here on …?"), whether it wants papers other than those on the table ("Which other
+papers …?"), a comparison whose second term is the paper just discussed. Word rules on the user's words; no LLM."""
 
 from __future__ import annotations
 
@@ -121,40 +120,40 @@ def unstated(thing: list[str], texts: list[str]) -> list[str]:
             and not (w in _STATED_AS and any(_STATED_AS[w].search(text) for text in texts))]
 
 
-# What a method is tested on, one word for another ("how many PDE testbeds?" is "three … PDE benchmarks")
-_TESTED_ON = {"testbed", "benchmark", "dataset", "environment", "suite"}
+# What a method is tested on, one word for another ("how many PDE testbeds?", and "on how many PDE problems was it
+# tested?", are "three … PDE benchmarks"); the kinds of thing so counted when the question says "tested"
+_TESTED_ON, _KINDS = {"testbed", "benchmark", "dataset", "environment", "suite"}, {"problem", "task", "domain", "game"}
+_TESTED = re.compile(r"\b(?:test|tests|tested|evaluat\w+|validat\w+|benchmarked|tried|experiments?\s+on)\b", re.I)
 # A count as written: "2,389", "20+", "50M", "3B", "three", "dozens of".
 _NUMBER = (r"(?:\d[\d,.]*[+kKMB]?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
            r"thirty|forty|fifty|hundreds?|thousands?|millions?|dozens?|several|multiple)")
 
 
 def uncounted(question: str, texts: list[str]) -> list[str]:
-    """"How many problems …?" when none of ``texts`` writes a number within three words before "problems" (or
-    its singular): [that noun]; [] when the question asks no count or a text gives one ("2,389 complex
-    algorithmic problems", "20+ turns", "50M additional parameters"). "How large were the matrices?": [that noun]
-    only when no text mentions it."""
+    """"How many problems …?" when no text writes a number within three words before "problems" (or its singular):
+    [that noun]; [] when it asks no count or a text gives one ("2,389 complex algorithmic problems", "20+ turns", "50M
+    additional parameters"). "How large were the matrices?": [that noun] only when no text mentions it."""
     match = _ASKED.search(question)
     noun = _asked_noun(match.group("counted") or match.group("sized")) if match else ""
     if not noun:
         return []
-    if match.group("sized") and noun in ("gains", "gain", "improvements", "speedups", "savings", "reductions"):
-        return []  # "how big were the gains?": a result, stated in figures, not by its word
     if match.group("sized"):  # a size is written in too many ways ("an 8-hour horizon", "256×256"): only its absence
-        return [noun] if unstated([noun], texts) else []
-    pattern = _count_of(noun)
+        # ("how big were the gains?": a result, stated in figures, not by its word)
+        gains = noun in ("gains", "gain", "improvements", "speedups", "savings", "reductions")
+        return [noun] if not gains and unstated([noun], texts) else []
+    pattern = _count_of(noun, bool(_TESTED.search(question)))
     return [] if any(pattern.search(text) for text in texts) else [noun]
 
 
 def count_written(question: str) -> re.Pattern[str] | None:
-    """How a sentence writes the count the question asks for ("how many approved drugs …?": "430 FDA-approved
-    drugs"), None when it asks for none of a paper's own."""
+    """How a sentence writes the count asked for ("how many approved drugs …?": "430 FDA-approved drugs"), or None."""
     match = _HOW_MANY.search(question)  # (anywhere: "the first one, on how many approved drugs was it tested?")
     noun = _asked_noun(match.group(1)) if match else ""
-    return _count_of(noun) if noun else None
+    return _count_of(noun, bool(_TESTED.search(question))) if noun else None
 
 
-_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s+)?[\w-]+?)(?=\s+(?:did|does|do|is|was|are|were|has|have|had|"
-                       r"of|can|could|in|on|at|for)\b|\s*[,?.!]|\s*$)", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\b(?:how\s+many|number\s+of)\s+((?:[\w-]+\s+)?[\w-]+?)(?=\s+(?:did|does|do|is|was|are|were|"
+                       r"has|have|had|of|can|could|in|on|at|for)\b|\s*[,?.!]|\s*$)", re.I)  # ("number of problems?")
 
 
 def _asked_noun(counted: str | None) -> str:
@@ -165,11 +164,12 @@ def _asked_noun(counted: str | None) -> str:
         "papers works studies abstracts those these them ones one this that thing".split()) else noun
 
 
-def _count_of(noun: str) -> re.Pattern[str]:
+def _count_of(noun: str, tested: bool = False) -> re.Pattern[str]:
     """A number within three words before the noun ("8 tasks", "2,389 complex algorithmic problems"), or before what
     is tested on ("how many testbeds?": "3 benchmarks"), or a range after it ("factors ranging from 1 to 10")."""
+    on = noun.removesuffix("s") in _TESTED_ON or tested and noun.removesuffix("s") in _KINDS
     forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} | (
-        _TESTED_ON if noun.removesuffix("s") in _TESTED_ON else set()) if f)
+        _TESTED_ON if on else set()) if f)
     return re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b"
                       rf"|\b(?:{forms})\w{{0,2}}\s+(?:ranging\s+)?(?:from|up\s+to|between)\s+{_NUMBER}\b", re.I)
 

@@ -18,9 +18,13 @@ _LEAD = r"^\W*(?:(?:for|about|on|re|back\s+to)\s+[^,?:]{1,60}[,:]\s*)?"  # ("for
 _OPENS = _LEAD + r"(?:(?:and|so|ok(?:ay)?|but|also|then|btw|oh)\W+)?"  # (and a chat opener: "so did they …?")
 YES_NO = re.compile(_OPENS + r"(?:do|does|did|is|are|was|were|can|could|"
                      r"has|have|would|will)\b", re.IGNORECASE)
-_WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|generali[sz]es?|transfers?|carry\s+over|carries\s+over|"
+_WORKS_FOR = re.compile(r"\b(?:(?:works?|apply|applies|applied|used|usable|adapted|generali[sz]es?|transfers?|"
+                        r"carry\s+over|carries\s+over|"
                         r"holds?\s+up|scales?|extends?)\s+"
                         r"(?:also\s+|well\s+)?(?:to|for|on|with)"
+                        # "did they apply it to graph coloring?": the method, then what it was applied to
+                        r"|(?:apply|applied|extend|extended|transfer|transferred)\s+(?:it|them|this|that|the\s+"
+                        r"(?:method|model|approach|framework|idea))\s+(?:also\s+)?(?:to|on)"
                         # "does it cover Lean or Coq as well?", "did they validate any of their molecules in a wet lab?"
                         r"|(?:cover|covers|support|supports|include|includes|handle|handles)"
                         r"|(?:test|tested|validate|validated|evaluate|evaluated|try|tried)\s+(?:[\w-]+\s+){0,5}?"
@@ -95,14 +99,18 @@ def unfit(question: str, texts: list[str], unknown: Callable[..., list[str]] | N
     each thing offered has one ("perovskite catalysts", "needle-in-a-haystack retrieval tests": a kind of what the
     paper has, which no paper has; not "video or audio", where the answer says what it does with video; nor a head
     no paper writes, "one-step backups", which abstracts may word otherwise)."""
-    asked = (_WORKS_FOR.search(question) or _DONE_IN.search(question) or next(
-        (m for pattern in _ASKED_WHOLE if (m := pattern.match(question))), None)) if YES_NO.match(question) else (
-        _ANY_FOR.match(question))
-    # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
-    what = _ONLY.split(asked.group("what"))[0] if asked else ""
-    # ("tested on animal videos, like a running dog?": what the example illustrates, if it is what no abstract holds)
-    main = _EXAMPLE.split(what)[0]
-    return (main != what and _unheld(main, texts, unknown)) or _unheld(what, texts, unknown)
+    # (each reading of what it is asked about: "do they also look at verbosity bias in the rewards?" asks of
+    # "verbosity bias", although "in the rewards" is where, as "in a wet lab" is)
+    asked = [_WORKS_FOR.search(question), _DONE_IN.search(question), *(p.match(question) for p in _ASKED_WHOLE)] if (
+        YES_NO.match(question)) else [_ANY_FOR.match(question)]
+    for match in (m for m in asked if m):
+        # (not what the user says the paper did: "… on state space models, or only on convolutional ones?")
+        what = _ONLY.split(match.group("what"))[0]
+        # ("tested on animal videos, like a running dog?": what the example illustrates, if no abstract holds it)
+        main = _EXAMPLE.split(what)[0]
+        if unheld := (main != what and _unheld(main, texts, unknown)) or _unheld(what, texts, unknown):
+            return unheld
+    return []
 
 
 def _unheld(what: str, texts: list[str], unknown: Callable[..., list[str]] | None) -> list[str]:

@@ -1,7 +1,6 @@
 """What the papers a turn is about do not state: a detail it asks for ("Which GPU did they use?") or a name it offers
-("… Sora or HunyuanVideo?", "qwen2.5-vl?") that none of their abstracts mentions. Such a turn is refused, naming the
-papers and the missing words, rather than answered with the papers' nearest sentences (which would read as if they
-answered it)."""
+("… Sora or HunyuanVideo?") that none of their abstracts mentions. Such a turn is refused, naming the papers and the
+missing words, rather than answered with the papers' nearest sentences (which would read as if they answered it)."""
 
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 from rag import prompts
 from rag.coref import common_acronym, common_long
 from rag.nearmiss import word_readings
+from rag.own_limits import unlimited
 from rag.asks import asked_thing, uncounted, unnamed, unreleased, unset, unstated
 from rag.figures import unbased, unmeasured, unranked, unrivalled, unscored
 from rag.question import names_in, sub_questions
@@ -80,6 +80,7 @@ def unless_unstated(turn: Turn, papers: list[Paper], names: NameIndex | None = N
     missing = missing or (none_offered(turn.question, texts) if names else [])  # "…, qwen or llama?": neither there
     missing = missing or unfit(turn.question, texts, names.unknown_words if names else None)  # "… for Chinese?"
     missing = missing or (unheard(turn.question, names) if names else [])  # "Does it work with Mamba?"
+    missing = missing or unlimited(turn.question, [(p.abstract, p.short_name) for p in papers])  # "limitations?"
     missing = missing or (unshared(turn.question, texts) if len(papers) > 1 and YES_NO.match(turn.question) else [])
     missing = missing or (untitled(turn.question, names) if names else [])  # "… on Oxford Flowers?"
     missing = missing or (unindexed(turn.question, names) if names else [])  # "… against plain LRU for …?"
