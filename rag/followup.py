@@ -28,6 +28,7 @@ _REFERS_BACK = re.compile(
 _FEW_TOPIC_WORDS = 2
 _ONES = re.compile(r"\bones\b", re.IGNORECASE)  # "which ones …": of those on the table
 STAY_MARGIN = 0.15  # (see ``stays_on``)
+FRAGMENT_MARGIN = 0.3  # (measured: "any cost at inference time?" stays on TRIM-KV 0.28 below the paper it found)
 _ASKS_FOR_ONE = re.compile(r"\b(?:is|are)\s+there\s+(?:one|any|a|an|another)\b|\banother\s+(?:one|paper)\b",
                            re.IGNORECASE)
 MAX_LEANING_WORDS = 3  # a question with more topic words of its own is one of its own, even when it finds nothing
@@ -140,25 +141,30 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     FutureFill) that the last paper answers about as well as the paper it found (best sentences within
     ``STAY_MARGIN``): about the last paper, the way a reader takes it. A question another paper fits clearly better,
     one naming anything, asking for a paper ("Is there one built for …?") or of more than a few topic words of its
-    own is a new subject."""
+    own is a new subject. A fragment ("step-level labels required?") has no subject of its own: it stays on the last
+    answer's papers (any of them) within ``FRAGMENT_MARGIN``, unless the paper it found is titled by its words ("4D
+    shapes from video?": ShapeGen4D)."""
     from rag.asks import asks_existence
     from rag.evidence import evidence_for
     from rag.references import last_answered
+    from rag.tokens import stems
     from rag.topic_words import own_topic_words
     from rag.types import Hit, QuestionKind
     from rag.unstated import without_offered
 
-    d, last = turn.decision, last_answered(turn.table)
+    d, last, fragment = turn.decision, last_answered(turn.table), _fragment(turn.question)
     if (turn.leans_back or d.refused or not d.chosen or turn.reference != "none" or turn.shape.names
             or asks_existence(turn.question) or _ASKS_FOR_ONE.search(turn.question)
-            or len(own_topic_words(without_offered(turn.question))) > MAX_LEANING_WORDS + 2 * _fragment(turn.question)
-            or turn.shape.kind is not QuestionKind.SINGLE or last is None or len(last.listed) != 1
-            or last.listed[0] not in retriever.papers or d.chosen[0][1].hit.paper.paper_id == last.listed[0]):
+            or len(own_topic_words(without_offered(turn.question))) > MAX_LEANING_WORDS + 2 * fragment
+            or turn.shape.kind is not QuestionKind.SINGLE or last is None or not last.listed
+            or len(last.listed) > 1 and not fragment or d.chosen[0][1].hit.paper.paper_id in last.listed):
         return False
     # (scored by what it asks about, not by the candidates it offers: "which environments? meta-world, atari?")
-    mine = evidence_for(without_offered(turn.corrected_question), [Hit(retriever.papers[last.listed[0]], 0.0)],
-                        retriever, weight)
-    return bool(mine) and mine[0].best_score >= d.chosen[0][1].best_score - STAY_MARGIN
+    asked, found = without_offered(turn.corrected_question), d.chosen[0][1]
+    mine = max((e.best_score for pid in last.listed[:3] if pid in retriever.papers
+                for e in evidence_for(asked, [Hit(retriever.papers[pid], 0.0)], retriever, weight)), default=None)
+    titled = len(stems(own_topic_words(asked)) & stems(own_topic_words(found.hit.paper.title))) >= 2
+    return mine is not None and mine >= found.best_score - (FRAGMENT_MARGIN if fragment and not titled else STAY_MARGIN)
 
 
 def _fragment(question: str) -> bool:

@@ -186,7 +186,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
     if earlier and wanted in (Aspect.PROBLEM, Aspect.WHY) and (faults := [
             s for s in ranked if roles[s.position] is Role.PROBLEM and OTHERS_WORK.search(s.text)]):
         lead = faults[0]  # "what's wrong with the earlier methods?": the sentence saying what is wrong with them
-    elif not earlier and wanted in (Aspect.DATA, Aspect.METHOD) and OTHERS_WORK.search(lead.text) and roles[
+    elif not earlier and wanted in (Aspect.DATA, Aspect.METHOD, Aspect.ANY) and OTHERS_WORK.search(lead.text) and roles[
             lead.position] in (Role.PROBLEM, Role.BACKGROUND):  # (else the paper's own sentence leads, not others')
         lead = next((s for s in ranked if roles[s.position] not in (Role.PROBLEM, Role.BACKGROUND)), lead)
     lead = next((s for s in ranked if s.position == evidence.leads), lead)

@@ -19,7 +19,8 @@ from rag.types import EvidenceSentence
 _BACK = r"(?:this|these|that|those|such|the\s+above|the\s+(?:aforementioned|identified))"
 _OPENER = re.compile(
     r"^(?:(?:however|moreover|furthermore|additionally|in\s+addition|notably|specifically|importantly|crucially|"
-    r"consequently|therefore|thus|hence|meanwhile|instead|also|in\s+particular|in\s+contrast|by\s+contrast|"
+    r"consequently|therefore|thus|thereby|hence|accordingly|as\s+such|similarly|likewise|in\s+turn|"
+    r"(?:in|by)\s+doing\s+so|meanwhile|instead|also|in\s+particular|in\s+contrast|by\s+contrast|"
     r"to\s+this\s+end|in\s+this\s+(?:paper|work|study)|here|in\s+response|as\s+a\s+result|"
     r"(?:to|in\s+order\s+to)\s+(?:address|overcome|tackle|solve|bridge|fill|mitigate|alleviate|close|remedy|"
     r"resolve|handle|fix|avoid|explore|investigate|study|understand|examine|probe|answer|narrow)\s+"
