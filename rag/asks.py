@@ -281,8 +281,8 @@ _PRIOR_WORK = re.compile(r"\b(?:differ\w*|different(?:ly)?|compared?|contrast(?:
                          r"(?:stack(?:s|ed)?|measures?)\s+up)\s+"
                          r"(?:from|than|to|with|over|on|against)\s+(?:the\s+|what\s+)?(?:earlier|prior|previous|"
                          r"existing|traditional|conventional|classic(?:al)?|older|past|standard|usual|typical|"
-                         r"(?:was|were|people\s+did)\s+(?:done\s+)?before)\b|\b(?:vs\.?|versus|against|over)\s+"
-                         r"(?:the\s+|its\s+|their\s+)?baselines?\b", re.I)
+                         r"(?:was|were|people\s+did)\s+(?:done\s+)?before)\b|\b(?:vs\.?|versus|against|over|"
+                         r"(?:compared?|compares)\s+(?:to|with))\s+(?:the\s+|its\s+|their\s+)?baselines?\b", re.I)
 
 
 def against_baselines(question: str, anywhere: bool = False) -> bool:

@@ -141,9 +141,9 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     FutureFill) that the last paper answers about as well as the paper it found (best sentences within
     ``STAY_MARGIN``): about the last paper, the way a reader takes it. A question another paper fits clearly better,
     one naming anything, asking for a paper ("Is there one built for …?") or of more than a few topic words of its
-    own is a new subject. A fragment ("step-level labels required?") has no subject of its own: it stays on the last
-    answer's papers (any of them) within ``FRAGMENT_MARGIN``, unless the paper it found is titled by its words ("4D
-    shapes from video?": ShapeGen4D)."""
+    own is a new subject, and so is one calling the paper it found by that paper's title words ("token retention for
+    memory-bounded KV caches?": TRIM-KV). A fragment ("step-level labels required?") has no subject of its own: it
+    stays on the last answer's papers (any of them) within ``FRAGMENT_MARGIN``."""
     from rag.asks import asks_existence
     from rag.evidence import evidence_for
     from rag.references import last_answered
@@ -164,7 +164,7 @@ def stays_on(turn: Turn, retriever: HybridRetriever, weight: float) -> bool:
     mine = max((e.best_score for pid in last.listed[:3] if pid in retriever.papers
                 for e in evidence_for(asked, [Hit(retriever.papers[pid], 0.0)], retriever, weight)), default=None)
     titled = len(stems(own_topic_words(asked)) & stems(own_topic_words(found.hit.paper.title))) >= 2
-    return mine is not None and mine >= found.best_score - (FRAGMENT_MARGIN if fragment and not titled else STAY_MARGIN)
+    return mine is not None and not titled and mine >= found.best_score - (FRAGMENT_MARGIN if fragment else STAY_MARGIN)
 
 
 def _fragment(question: str) -> bool:

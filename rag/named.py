@@ -1,8 +1,6 @@
-"""Papers on the table the user points at by what they are called: their own enumeration ("MoH and MaskCO. …
-the first one"), a name or distinctive title word ("TRIM-KV", "the jigsaw one"), or a description ("the one asking
-why language models make poor implicit reward models"), or by how many ("the two", "which of the three"); and the
-ones a question for "other papers" leaves out. Used by ``rag.references`` and ``rag.pipeline``.
-"""
+"""Papers on the table the user points at by what they are called: their own enumeration ("MoH and MaskCO. … the
+first one"), a name or title word ("TRIM-KV", "the jigsaw one"), a description ("the one asking why language models
+make poor implicit reward models") or how many ("the two"); and the ones a question for "other papers" leaves out."""
 
 from __future__ import annotations
 
@@ -197,9 +195,11 @@ def named_ahead(question: str, named_in: Callable[[str], list[str]], every: list
     """The papers not on the table (``every``) that the question names up front, before what it asks of them
     ("veriequivbench - what does its equivalence score replace?", "MaskCO: how does it …"): its pronouns are theirs."""
     head = re.match(r"^\W*([^,:;?!–—-]+?)\s*(?:[,:;–—]|\s-)\s", question)
-    # (or in a clause before the pronoun: "what is SCSF and what problem does it solve?")
+    # (or in a clause before the pronoun: "what is SCSF and what problem does it solve?"; or before its possessive:
+    # "How does SIGMark embed its watermark?")
     if head is None and (pronoun := re.search(r"\b(?:it|its|they|them|their)\b", question, re.IGNORECASE)):
-        head = re.match(r"^(.+?)(?:\s+and\s+|,\s*)(?:\w+\s+){0,4}?\S*$", question[:pronoun.start()].rstrip())
+        head = re.match(r"^(.+?)(?:\s+and\s+|,\s*)(?:\w+\s+){0,4}?\S*$", question[:pronoun.start()].rstrip()) or (
+            re.match(r"^(.+)$", question[:pronoun.start()]) if pronoun.group(0).lower() in ("its", "their") else None)
     return [p for p in named_in(head.group(1)) if p not in every] if head else []
 
 
