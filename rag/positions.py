@@ -49,7 +49,7 @@ def ordinal(question: str, listed: list[str]) -> list[str]:
     question = _NAMED_AS.sub(lambda m: f"the {m.group(1)} one", question)
     middle = "the second one" if len(listed) == 3 else "the middle"
     question = _PLACE.sub(lambda m: _PLACES.get(next(g for g in m.groups() if g).lower(), middle), question)
-    question = _BY_VERSUS.sub(lambda m: "the second one" if m.group(1).lower() == "after" else "the first one", question)
+    question = _BY_VERSUS.sub(lambda m: f"the {'second' if m.group(1).lower() == 'after' else 'first'} one", question)
     if top := _TOP_N.search(question):
         count = NUMBER_WORDS.get(top.group(1).lower()) or int(top.group(1))
         return listed[:count] if count <= len(listed) else []

@@ -1,17 +1,18 @@
 """Turns that earlier rules got wrong, found when seed set BL was read in the forty-eighth pass (and a new user's
-variants of them): a position said as the order the user named the papers in ("the one I brought up second", "No.
-2", "the one after the 'vs'"), by place ("the top one", "the middle one") or as an option ("option 2", "paper two")
-not read as one; "Totally unrelated:", a bare "Switching:" and other ways of changing the subject not read so; "did
-they apply it to graph coloring?", "was it ever applied to protein folding?" and "do they also look at verbosity bias
-in the rewards?" answered from the closest sentences instead of saying the abstract does not mention it; "on how many
+variants of them): a position said as the order the user named the papers in ("the one I brought up second", "No. 2",
+"the one after the 'vs'"), by place ("the top one", "the middle one") or as an option ("option 2", "paper two") not
+read as one; "Totally unrelated:", a bare "Switching:" and other ways of changing the subject not read so; "did they
+apply it to graph coloring?", "was it ever applied to protein folding?" and "do they also look at verbosity bias in
+the rewards?" answered from the closest sentences instead of saying the abstract does not mention it; "on how many
 PDE problems was it tested?" refused although the abstract counts "three representative PDE benchmarks"; "number of
 problems?" not led by the count; a quote opening on "Thereby, it …" shown without the sentence it leans on; a
 fragment ("step-level labels required?") after an answer about three papers searched for anew, where another paper's
-loose match won, and one calling another paper by its title's words stayed on the last; "the third one" after a turn about two of three listed papers read as the last one discussed; a
-pick led by what earlier work does ("Existing in-generation approaches are non-blind …"); "How does SIGMark embed
-its watermark?" after another paper read as asking about that paper ("its"), "… compare with its baselines?" as a
-comparison with it; and "What are its limitations?" answered with what the paper does, although no abstract states
-its own. Whole conversations run on the real seed index; each test fails without its rule."""
+loose match won, and one calling another paper by its title's words stayed on the last; "the third one" after a turn
+about two of three listed papers read as the last one discussed; a pick led by what earlier work does ("Existing
+in-generation approaches are non-blind …"); "How does SIGMark embed its watermark?" after another paper read as
+asking about that paper ("its"), "… compare with its baselines?" as a comparison with it; and "What are its
+limitations?" answered with what the paper does, although no abstract states its own. Whole conversations run on the
+real seed index; each test fails without its rule."""
 
 from __future__ import annotations
 
