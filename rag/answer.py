@@ -15,7 +15,7 @@ from rag.settings import Settings
 from rag.plan import PaperPlan, defined_name, plan_paper
 from rag.properties import reports
 from rag.nearmiss import word_readings
-from rag.asks import asks_earlier, asks_release
+from rag.asks import asks_earlier, asks_existence, asks_release
 from rag.cues import TRIED_ON, names_data
 from rag.aspects import asked_verb, asks_figure, asks_tried_on, aspect
 from rag.evidence import answers_aspect, compared_names
@@ -89,6 +89,8 @@ def extractive_answer(question: str, evidence: list[Evidence], decision: Decisio
         return Answer(question=question, text=refusal_text(decision), refused=True, citations=[], sources=sources,
                       about=list(decision.about))
     typed, question = question, without_switch(question)  # ("unrelated: anything on …?" asks for a paper)
+    if kind is QuestionKind.LIST and len(decision.chosen) == 1 and not decision.discussed and asks_existence(question):
+        kind = QuestionKind.SINGLE  # ("anything on …?" finding one paper: an overview of it, not a list of one)
     wanted = aspect(question)
     if kind is QuestionKind.CHOICE and len(decision.chosen) >= 2:
         release = asks_release(question)

@@ -58,14 +58,14 @@ _EFFECTS = frozenset("cost costs price budget money dollars hours days weeks yea
 _TUNED = re.compile(r"\bhow\s+(?:to|do|does|did|should|would|can)\s+(?:(?:they|it|you|we|one|i)\s+)?(?:set|choose|pick|"
                     r"tune|select)\s+(?:the\s+|its\s+|their\s+|a\s+)?((?:[\w-]+\s+){0,2}[\w-]+)", re.IGNORECASE)
 # A detail an abstract may state without its word: a model's size as "3B and 8B".
-_STATED_AS = {"parameters": re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b")}
-_STATED_AS["params"] = _STATED_AS["parameters"]
+_STATED_AS = dict.fromkeys(("parameters", "params"), re.compile(r"\b\d+(?:\.\d+)?\s?[MB]\b"))
 # "Is there a paper here on …?", "Anything on …?": whether the collection holds one (not "Is there a way to …?")
 _EXISTENCE = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also)\W+)?(?:(?:is|are)\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?"
                         r"(?:paper|papers|work|works|study|studies|research|article|articles|anything)\b"
                         r"|(?:is|are)\s+there\s+anything\b|any(?:thing|\s+papers?|\s+work|\s+research)\s+"
                         r"(?:here\s+|in\s+(?:this|the)\s+\w+\s+)?(?:on|about|regarding|for|dealing)\b"
-                        r"|(?:does|do)\s+(?:the|this)\s+(?:collection|set|index)\s+(?:have|hold|contain|include)"
+                        r"|(?:does|do)\s+(?:(?:the|this)\s+(?:collection|set|index)|(?:you|we)(?=\s+have\s+"
+                        r"(?:anything|any|papers?)\b))\s+(?:have|hold|contain|include)"  # ("do you have …")
                         r"|(?:does|do)\s+any(?:thing|\s+(?:of\s+the\s+)?papers?|\s+work)\s+(?:(?:here|in\s+here|in\s+"
                         r"(?:this|the)\s+\w+)\s+)?(?:study|address|cover|look\s+at|deal\s+with|tackle|examine)\b)",
                         re.IGNORECASE)  # (and "Does anything in the collection study fairness …?")

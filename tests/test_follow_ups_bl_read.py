@@ -11,14 +11,15 @@ loose match won, and one calling another paper by its title's words stayed on th
 about two of three listed papers read as the last one discussed; a pick led by what earlier work does ("Existing
 in-generation approaches are non-blind …"); "How does SIGMark embed its watermark?" after another paper read as
 asking about that paper ("its"), "… compare with its baselines?" as a comparison with it; and "What are its
-limitations?" answered with what the paper does, although no abstract states its own. Whole conversations run on the
-real seed index; each test fails without its rule."""
+limitations?" answered with what the paper does, although no abstract states its own; and "do you have anything on
+…?" finding one paper answered as a list of one (found by the blind grades). Whole conversations run on the real seed
+index; each test fails without its rule."""
 
 from __future__ import annotations
 
 from chats import ask_all as _chat, cited
 
-from rag.asks import count_written, uncounted
+from rag.asks import asks_existence, count_written, uncounted
 from rag.own_limits import unlimited
 from rag.positions import ordinal, source_numbers
 from rag.references import ReferenceKind, resolve
@@ -28,7 +29,7 @@ from rag.types import Shown
 
 RGM, MCD, SIGMARK, REVEAL, TACTIC, OMNI = "tF56uyxdDy", "h46b75c8bd2fb", "tKyAD2LhnI", "q56ZI1Co43", "tJod11fK1A", (
     "pDu6u9cnEB")
-TRIM, SCSF, AMLRIS = "qCaq3jGb0S", "h1e8e4225be0d", "tAfew5gRmm"
+TRIM, SCSF, AMLRIS, RCPU = "qCaq3jGb0S", "h1e8e4225be0d", "tAfew5gRmm", "t6xiPRvynD"
 TABLE = [Shown("How does SIGMark watermark videos?", [SIGMARK], [SIGMARK])]
 
 
@@ -135,3 +136,10 @@ def test_a_paper_named_before_its_possessive_is_the_one_asked_about(engine) -> N
     *_, baselines = _chat(engine, "How does SIGMark embed its watermark?", "How does TRIM-KV compare with its "
                                                                           "baselines?")
     assert cited(baselines) == [TRIM]  # (its own baselines, not SIGMark)
+
+
+def test_a_search_finding_one_paper_is_an_overview_of_it(engine) -> None:
+    assert asks_existence("do you have anything on pruning?") and not asks_existence("Do you have the numbers for it?")
+    found, = _chat(engine, "Totally unrelated - do you have anything on compensating for errors after structured "
+                           "pruning of an LLM?")
+    assert cited(found) == [RCPU] and not found.text.startswith("- ") and "Rotation-Constrained" in found.text
