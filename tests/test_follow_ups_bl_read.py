@@ -27,8 +27,7 @@ from rag.standalone import leans_back, rewrite
 from rag.tried_on import unfit
 from rag.types import Shown
 
-RGM, MCD, SIGMARK, REVEAL, TACTIC, OMNI = "tF56uyxdDy", "h46b75c8bd2fb", "tKyAD2LhnI", "q56ZI1Co43", "tJod11fK1A", (
-    "pDu6u9cnEB")
+RGM, SIGMARK, TACTIC = "tF56uyxdDy", "tKyAD2LhnI", "tJod11fK1A"
 TRIM, SCSF, AMLRIS, RCPU = "qCaq3jGb0S", "h1e8e4225be0d", "tAfew5gRmm", "t6xiPRvynD"
 TABLE = [Shown("How does SIGMark watermark videos?", [SIGMARK], [SIGMARK])]
 
