@@ -6,9 +6,12 @@ answered. Such a turn is refused by ``rag.unstated``, naming the paper."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from rag.roles import Role, role
-from rag.sentences import split_sentences
+from rag.roles import Role, role_of
+
+if TYPE_CHECKING:
+    from rag.types import Evidence
 
 _LIMITS = r"(?:limitations?|weakness(?:es)?|drawbacks?|downsides?|shortcomings?|caveats?|failure\s+modes?)"
 # Asked of the paper's own method: "limitations?", "What are its main limitations?", "does it have any drawbacks?",
@@ -27,14 +30,14 @@ _OTHERS = re.compile(r"\b(?:address\w*|overcom\w*|tackl\w*|solv\w*|mitigat\w*|al
                      r"existing|prior|previous|conventional|current|traditional|probe)\b", re.IGNORECASE)
 
 
-def unlimited(question: str, abstracts: list[tuple[str, str]]) -> list[str]:
-    """["limitations of its own"] when ``question`` asks for the paper's own limitations and none of ``abstracts``
-    ((abstract, short name) pairs) states one in a sentence of its own; else []."""
+def unlimited(question: str, evidence: list[Evidence]) -> list[str]:
+    """["limitations of its own"] when ``question`` asks for the paper's own limitations and none of ``evidence``'s
+    papers states one in a sentence of its own (by the role stored at ingest, ``roles.role_of``); else []."""
     if not _OWN.match(question):
         return []
-    for text, name in abstracts:
-        for position, sentence in enumerate(split_sentences(text)):
-            if _STATED.search(sentence) and not _OTHERS.search(sentence) and role(sentence, position, name) not in (
-                    Role.BACKGROUND, Role.PROBLEM):
+    for item in evidence:
+        for sentence in item.sentences:
+            if _STATED.search(sentence.text) and not _OTHERS.search(sentence.text) and role_of(
+                    sentence, item.hit.paper.short_name) not in (Role.BACKGROUND, Role.PROBLEM):
                 return []
     return ["limitations of its own"]

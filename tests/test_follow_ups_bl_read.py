@@ -21,11 +21,13 @@ from chats import ask_all as _chat, cited
 
 from rag.asks import asks_existence, count_written, uncounted
 from rag.own_limits import unlimited
+from rag.paper import Paper
 from rag.positions import ordinal, source_numbers
 from rag.references import ReferenceKind, resolve
+from rag.sentences import split_sentences
 from rag.standalone import leans_back, rewrite
 from rag.tried_on import unfit
-from rag.types import Shown
+from rag.types import Evidence, EvidenceSentence, Hit, Shown
 
 RGM, SIGMARK, TACTIC = "tF56uyxdDy", "tKyAD2LhnI", "tJod11fK1A"
 TRIM, SCSF, AMLRIS, RCPU = "qCaq3jGb0S", "h1e8e4225be0d", "tAfew5gRmm", "t6xiPRvynD"
@@ -113,11 +115,18 @@ def test_a_third_one_after_a_turn_about_two(engine) -> None:
     assert cited(third) == [TRIM]
 
 
+def _evidence(abstract: str) -> list[Evidence]:
+    """One paper's sentences as the turn's evidence holds them (no stored role: worked out from the rules)."""
+    paper = Paper("x", "X: a method", abstract, "test")
+    return [Evidence(Hit(paper, 1.0), [EvidenceSentence(text, 0.5, i) for i, text in
+                                       enumerate(split_sentences(abstract))])]
+
+
 def test_its_own_limitations_are_said_to_be_unstated(engine) -> None:
-    said = [("To address these limitations, we propose X. X improves accuracy.", "X")]
+    said = _evidence("To address these limitations, we propose X. X improves accuracy.")
     assert unlimited("What are its limitations?", said) == ["limitations of its own"]
     assert unlimited("What limitation of existing methods does it address?", said) == []
-    assert unlimited("any drawbacks?", [("X works on images only. X cannot handle video.", "X")]) == []
+    assert unlimited("any drawbacks?", _evidence("X works on images only. X cannot handle video.")) == []
     *_, limits = _chat(engine, "How does MaskCO work?", "What are its limitations?")
     assert limits.refused and "MaskCO" in limits.text and "limitations" in limits.text
 
