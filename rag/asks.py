@@ -141,7 +141,7 @@ def uncounted(question: str, texts: list[str]) -> list[str]:
         # ("how big were the gains?": a result, stated in figures, not by its word)
         gains = noun in ("gains", "gain", "improvements", "speedups", "savings", "reductions")
         return [noun] if not gains and unstated([noun], texts) else []
-    pattern = _count_of(noun, bool(_TESTED.search(question)))
+    pattern = _count_of(noun, question)
     return [] if any(pattern.search(text) for text in texts) else [noun]
 
 
@@ -149,7 +149,7 @@ def count_written(question: str) -> re.Pattern[str] | None:
     """How a sentence writes the count asked for ("how many approved drugs …?": "430 FDA-approved drugs"), or None."""
     match = _HOW_MANY.search(question)  # (anywhere: "the first one, on how many approved drugs was it tested?")
     noun = _asked_noun(match.group(1)) if match else ""
-    return _count_of(noun, bool(_TESTED.search(question))) if noun else None
+    return _count_of(noun, question) if noun else None
 
 
 _HOW_MANY = re.compile(r"\b(?:how\s+many|number\s+of)\s+((?:[\w-]+\s+)?[\w-]+?)(?=\s+(?:did|does|do|is|was|are|were|"
@@ -164,10 +164,10 @@ def _asked_noun(counted: str | None) -> str:
         "papers works studies abstracts those these them ones one this that thing".split()) else noun
 
 
-def _count_of(noun: str, tested: bool = False) -> re.Pattern[str]:
+def _count_of(noun: str, question: str) -> re.Pattern[str]:
     """A number within three words before the noun ("8 tasks", "2,389 complex algorithmic problems"), or before what
     is tested on ("how many testbeds?": "3 benchmarks"), or a range after it ("factors ranging from 1 to 10")."""
-    on = noun.removesuffix("s") in _TESTED_ON or tested and noun.removesuffix("s") in _KINDS
+    on = noun.removesuffix("s") in _TESTED_ON or noun.removesuffix("s") in _KINDS and bool(_TESTED.search(question))
     forms = "|".join(re.escape(f) for f in {noun, noun.removesuffix("s"), noun.removesuffix("es")} | (
         _TESTED_ON if on else set()) if f)
     return re.compile(rf"\b{_NUMBER}[\s-]+(?:[\w-]+\s+){{0,2}}?(?:{forms})\w{{0,2}}\b"

@@ -194,13 +194,13 @@ def _same_root(word: str, title_word: str) -> bool:
 def named_ahead(question: str, named_in: Callable[[str], list[str]], every: list[str]) -> list[str]:
     """The papers not on the table (``every``) that the question names up front, before what it asks of them
     ("veriequivbench - what does its equivalence score replace?", "MaskCO: how does it …"): its pronouns are theirs."""
-    head = re.match(r"^\W*([^,:;?!–—-]+?)\s*(?:[,:;–—]|\s-)\s", question)
-    # (or in a clause before the pronoun: "what is SCSF and what problem does it solve?"; or before its possessive:
-    # "How does SIGMark embed its watermark?")
-    if head is None and (pronoun := re.search(r"\b(?:it|its|they|them|their)\b", question, re.IGNORECASE)):
-        head = re.match(r"^(.+?)(?:\s+and\s+|,\s*)(?:\w+\s+){0,4}?\S*$", question[:pronoun.start()].rstrip()) or (
-            re.match(r"^(.+)$", question[:pronoun.start()]) if pronoun.group(0).lower() in ("its", "their") else None)
-    return [p for p in named_in(head.group(1)) if p not in every] if head else []
+    ahead = head.group(1) if (head := re.match(r"^\W*([^,:;?!–—-]+?)\s*(?:[,:;–—]|\s-)\s", question)) else ""
+    # (or a clause before the pronoun: "what is SCSF and what does it solve?"; all before "its": "How does SIGMark …")
+    if not ahead and (pronoun := re.search(r"\b(?:it|its|they|them|their)\b", question, re.IGNORECASE)):
+        before = question[:pronoun.start()].rstrip()
+        clause = re.match(r"^(.+?)(?:\s+and\s+|,\s*)(?:\w+\s+){0,4}?\S*$", before)
+        ahead = clause.group(1) if clause else before if pronoun.group(0).lower() in ("its", "their") else ""
+    return [p for p in named_in(ahead) if p not in every] if ahead else []
 
 
 def _lower_case_names(question: str) -> list[str]:
