@@ -212,3 +212,23 @@ def _multilingual_cosines(question: str, hits: list[Hit], sentences: SentenceInd
     flat = [row for h in hits for row in sentences.quotable_rows(h.paper.paper_id)]
     vectors = embed_passages([sentences.texts[row] for row in flat])
     return dict(zip(flat, (float(c) for c in vectors @ query)))
+
+
+def lead_new_words(evidence: list[Evidence], fragment: str, earlier: str, query: str, retriever: HybridRetriever,
+                   weight: float) -> None:
+    """"even for images already published?": an ellipsis searched for as the ``earlier`` question with its words
+    joined on (the ``query``), which chose the papers. In each paper, the sentence fitting the fragment alone best
+    leads (``Evidence.leads``) when it holds a word of the fragment the earlier question did not ask ("published": "…
+    such as for generated content that is already published without additional marks"), and is not the field's
+    background or the problem (graders found those no answer). Not a question of its own after "what about" ("what
+    about a big intracranial EEG dataset …?"), nor the earlier question asked of another name ("What about MaskCO?")."""
+    from rag.roles import Role, role_of
+
+    new = stems(content_words(fragment)) - stems(content_words(earlier))
+    if not new or not evidence or earlier.rstrip("? ") not in query:
+        return
+    for item, own in zip(evidence, evidence_for(fragment, [e.hit for e in evidence], retriever, weight)):
+        top = own.sentences[0] if own.sentences else None
+        if item.leads is None and top is not None and stems(content_words(top.text)) & new and role_of(
+                top, item.hit.paper.short_name) not in (Role.BACKGROUND, Role.PROBLEM):
+            item.leads = top.position

@@ -169,7 +169,8 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits``, ``shape``; writes ``evidence`` (a compared paper's: for its piece)."""
-    from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence
+    from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence, lead_new_words
+    from rag.references import last_answered
     from rag.fields import lift_field_sentences, list_terms, qualified, with_term_papers
     from rag.tokens import content_words
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
@@ -204,6 +205,9 @@ def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     own = "" if turn.shape.kind is QuestionKind.CHOICE else without_calling(turn.corrected_question)  # (choice: own)
     if turn.on_table and not turn.compare_ids and content_words(own) - REFERENCE_WORDS:
         turn.evidence = best_of(turn.evidence, [evidence_for(own, turn.hits, retriever, weight, True)])
+    if turn.reference == "ellipsis" and not turn.compare_ids and (last := last_answered(turn.table, refusals=False)):
+        lead_new_words(turn.evidence, turn.corrected_question, last.query or last.question, turn.query, retriever,
+                       weight)
     if turn.shape.kind is QuestionKind.LIST:  # (each sentence also scored by the alternative it fits best)
         turn.evidence = each_alternative(turn.query, turn.evidence, retriever, weight, bool(turn.on_table), examples)
         for item in turn.evidence:
