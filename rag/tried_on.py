@@ -67,7 +67,9 @@ _PART_ON = re.compile(_OPENS + r"(?:is|are)\s+there\s+(?:also\s+)?(?:an?|any|som
 _SUCH_AS = r"(?:like|such\s+as|say|e\.\s?g\.)"  # (an example follows: "…, like a running dog?")
 # "could it generate time-lapse sequences, like …?", "can they handle video?": one thing it is asked to be able to do
 _CAN_DO = re.compile(_OPENS + r"(?:can|could)\s+(?:it|they|this|that|the\s+(?:method|model|approach|framework))\s+"
-                     rf"(?!be\b|also\b)[a-z]+\s+(?P<what>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s*(?:\?+\s*$|,\s*{_SUCH_AS}\s)",
+                     rf"(?!be\b|also\b)[a-z]+\s+(?P<what>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s*(?:\?+\s*$|,\s*{_SUCH_AS}\s|"
+                     # ("can it take a hand-drawn sketch as the conditioning input?": what it is to take)
+                     r"\s(?:as|for)\s+(?:an?|the|its|their)\s+(?:[\w-]+\s+){0,2}[\w-]+\s*\?+\s*$)",
                      re.IGNORECASE)
 # "did they report antibiotic activity for any of the molecules?": what the paper is asked to have reported
 _REPORTED = re.compile(_OPENS + r"(?:do|does|did)\s+(?:they|it|the\s+authors|the\s+paper)\s+(?:also\s+)?"
@@ -128,6 +130,11 @@ def _unheld(what: str, texts: list[str], unknown: Callable[..., list[str]] | Non
                      for t in texts)
     if own and not other_kind and len(unstated([w.lower() for w in own], texts)) == len(own):
         return [" ".join(own)] if " ".join(own).lower() in what.lower() else own  # ("state space", as one)
+    # "does it also work for image super-resolution?" of an image paper: a term of art (hyphenated) as the thing's head,
+    # which no text writes although a word before it ("image") is the paper's own
+    if own[1:] and "-" in (head := own[-1]) and not other_kind and what.lower().rstrip(" ?").endswith(head.lower()) \
+            and unstated([head.lower()], texts):
+        return [head]
     # "does it also work for unstructured pruning?" of a paper on structured pruning: the opposite of what it does
     if opposite := [w for w in own if (base := _NEGATED.match(w.lower())) and unstated([w.lower()], texts)
                     and not unstated([base.group(1)], texts)]:
