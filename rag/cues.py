@@ -52,6 +52,10 @@ SPELLS_OUT = re.compile(r"(?i)^\W*(?:specifically|in\s+particular|(?:most\s+)?no
 ACTS_ON = re.compile(r"(?i)^\W*(?:to\s+this\s+end|to\s+(?:achieve|realize|implement|enable|do)\s+(?:this|that|so)\b|"
                      r"accordingly|(?:building|based)\s+on\s+(?:this|these|that)\b|to\s+(?:overcome|address|tackle|"
                      r"solve|mitigate|remedy|alleviate|resolve|bridge|close|fill)\s+(?:this|these|that|those|such)\b)")
+# One more thing the authors do of the kind the sentence before began ("We also study the regret gap, …" after "We
+# analyze … by providing bounds on the KL divergence …"): the rest of it.
+ALSO_DOES = re.compile(r"(?i)^\W*(?:(?:we|they|the\s+authors)\s+(?:also|additionally)|(?:additionally|in\s+addition),"
+                       r"\s+(?:we|they|the\s+authors))\s+[a-z]+")
 # A result saying the method does better ("… improving performance in hard-exploration and long-horizon tasks").
 IMPROVES = re.compile(r"\b(?:improv\w*|outperform\w*|surpass\w*|gains?|boost\w*|better|superior)\b", re.I)
 # What the authors found, as a finding or a cause ("Our main finding … is that …"), not how well it worked

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.coref import common_acronym
-from rag.cues import (ACTS_ON, CUES, FINDING, GAP, IMPROVES, LINK, OTHERS_WORK, RAN_ON, SPELLS_OUT, WHY_CUE,
+from rag.cues import (ACTS_ON, ALSO_DOES, CUES, FINDING, GAP, IMPROVES, LINK, OTHERS_WORK, RAN_ON, SPELLS_OUT, WHY_CUE,
                       NAMING, holds_verb, names_data, ran_on)
 from rag.roles import WANTED, Aspect, Role, proposes, releases, role_of
 from rag.standalone import Quote, enumeration_rest, leans_back, quotes_of
@@ -242,6 +242,7 @@ def plan_paper(n: int, evidence: Evidence, wanted: Aspect, count: int, floor: fl
                 lead is fix and leans_back(after.text)) or (
                 bare and roles[after.position] is Role.METHOD) or leans_back(after.text) and (
                 wanted is Aspect.PROBLEM or stems(content_words(after.text)) & asked - stems(content_words(lead.text)))
+            or count and ALSO_DOES.match(after.text) and roles[after.position] is roles[lead.position]
             or wanted is Aspect.PROBLEM and leans_back(after.text, opener=True) and CUES[wanted].search(after.text)):
         rest.append(after)
     at = {s.position for s in [lead, *rest]}  # ("why … help?": what a shown step buys follows it, "This constrained …")
