@@ -75,3 +75,6 @@ def test_a_sentence_saying_the_authors_also_did_more_follows_the_lead(engine) ->
     *_, answer = _chat(engine, "Is there a theory paper on a smoothed version of Best-of-N sampling?",
                        "What quantities does it bound or analyze?")
     assert cited(answer) == [SBON] and "KL divergence" in answer.text and "regret gap" in answer.text
+    (listed,) = _chat(engine, "Which papers back their claims with theory, such as bounds or proofs?")
+    line = next(line for line in listed.text.splitlines() if "KL divergence" in line)  # (a list: one line a paper)
+    assert SBON in cited(listed) and "regret gap" not in line
