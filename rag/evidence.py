@@ -220,7 +220,7 @@ def lead_new_words(evidence: list[Evidence], fragment: str, earlier: str, query:
     joined on (the ``query``), which chose the papers. In each paper, the sentence fitting the fragment alone best
     leads (``Evidence.leads``) when it holds a word of the fragment the earlier question did not ask ("published": "…
     such as for generated content that is already published without additional marks"), and is not the field's
-    background or the problem (graders found those no answer). Not a question of its own after "what about" ("what
+    background or the problem, which answer nothing the fragment asks. Not a question of its own after "what about" ("what
     about a big intracranial EEG dataset …?"), nor the earlier question asked of another name ("What about MaskCO?")."""
     from rag.roles import Role, role_of
 

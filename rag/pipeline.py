@@ -170,8 +170,8 @@ def _pinned(retriever: HybridRetriever, ranked: list[Hit], carried: list[str]) -
 def gather(turn: Turn, retriever: HybridRetriever, settings: Settings) -> None:
     """Reads ``query``, ``vector``, ``hits``, ``shape``; writes ``evidence`` (a compared paper's: for its piece)."""
     from rag.evidence import best_of, evidence_for, for_comparison, gather_evidence, lead_new_words
-    from rag.references import last_answered
     from rag.fields import lift_field_sentences, list_terms, qualified, with_term_papers
+    from rag.references import last_answered
     from rag.tokens import content_words
     names, sentences, weight = retriever.names, retriever.sentences, settings.answer.lexical_weight
     terms: dict[str, set[str]] = {}
